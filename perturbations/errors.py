@@ -1,0 +1,36 @@
+"""Typed errors of the perturbation engine.
+
+The engine never prints or exits; callers (the robustqa CLI) turn these into one-line messages.
+Each message says what is wrong and what to do about it.
+"""
+
+from __future__ import annotations
+
+
+class PerturbationError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class MissingResourceError(PerturbationError):
+    """An NLTK resource (WordNet, the POS tagger, stopwords) is not installed where NLTK looks."""
+
+    def __init__(self, resource: str, install_command: str) -> None:
+        self.resource = resource
+        self.install_command = install_command
+        super().__init__(
+            f"NLTK resource '{resource}' is not installed; run `{install_command}` "
+            "or point the NLTK_DATA environment variable at a folder that holds it"
+        )
+
+
+class UnknownRecipeError(PerturbationError):
+    """A recipe name that is not registered."""
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        self.name = name
+        self.known = known
+        super().__init__(f"unknown recipe '{name}'; choose one of: {', '.join(known)} (see `robustqa recipes`)")
+
+
+class RecipeParameterError(PerturbationError):
+    """A recipe parameter outside its allowed range."""

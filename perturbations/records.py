@@ -1,0 +1,96 @@
+"""Immutable records of what the engine did to a text.
+
+Every edit is kept with its character offsets in both the original and the perturbed string, so
+callers can map spans across the edit (SQuAD answer offsets) and show what changed (notebooks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word of the original text with its character span and Penn Treebank tag."""
+
+    text: str
+    start: int
+    end: int
+    tag: str
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """One word replaced by a synonym.
+
+    `start`/`end` index the original text, `new_start`/`new_end` the perturbed text. `pos` is the Penn
+    tag of the original word as tagged in its original sentence; `synset` the WordNet synset name the
+    word-sense disambiguation chose (e.g. "situate.v.01"); `confidence` that method's score in [0, 1].
+    """
+
+    start: int
+    end: int
+    new_start: int
+    new_end: int
+    original: str
+    replacement: str
+    pos: str
+    synset: str
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start": self.start,
+            "end": self.end,
+            "new_start": self.new_start,
+            "new_end": self.new_end,
+            "original": self.original,
+            "replacement": self.replacement,
+            "pos": self.pos,
+            "synset": self.synset,
+            "confidence": round(self.confidence, 6),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Substitution":
+        return cls(
+            start=int(data["start"]),
+            end=int(data["end"]),
+            new_start=int(data["new_start"]),
+            new_end=int(data["new_end"]),
+            original=str(data["original"]),
+            replacement=str(data["replacement"]),
+            pos=str(data["pos"]),
+            synset=str(data["synset"]),
+            confidence=float(data["confidence"]),
+        )
+
+
+@dataclass(frozen=True)
+class Perturbation:
+    """A text, its perturbed form, and every substitution that turns one into the other.
+
+    `skipped` counts, per reason (e.g. "proper-noun", "stopword", "low-confidence"), the words that
+    were considered and left alone; it feeds the build summary.
+    """
+
+    original: str
+    text: str
+    substitutions: tuple[Substitution, ...] = ()
+    skipped: tuple[tuple[str, int], ...] = field(default=())
+    recipe: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+    def skipped_counts(self) -> dict[str, int]:
+        return dict(self.skipped)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.original,
+            "perturbed": self.text,
+            "substitutions": [s.to_dict() for s in self.substitutions],
+        }

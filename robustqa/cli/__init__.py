@@ -1,0 +1,95 @@
+"""The `robustqa` command line: parse, call the library, print.
+
+This is the only place that prints or chooses exit codes. Subcommands live in their own modules and are
+imported only when invoked, so `robustqa --help` and `robustqa perturb` never pay for torch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from robustqa import __version__
+from robustqa.errors import RobustQAError
+
+# command name -> "module:attribute"; each module owns its commands.
+_COMMANDS: dict[str, str] = {
+    "build-dataset": "robustqa.cli.build_cmds:build_dataset",
+    "perturb": "robustqa.cli.build_cmds:perturb",
+    "recipes": "robustqa.cli.build_cmds:recipes",
+    "eval": "robustqa.cli.eval_cmds:eval_command",
+    "models": "robustqa.cli.eval_cmds:models",
+    "report": "robustqa.cli.report_cmds:report",
+    "demo": "robustqa.cli.report_cmds:demo",
+}
+
+
+class ReportedError(click.ClickException):
+    """A library error shown as one line on stderr, with the error's own exit code."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"robustqa: error: {self.format_message()}", err=True, file=file)
+
+
+def as_reported(error: BaseException) -> ReportedError | None:
+    """Map an expected library error to a one-line CLI error; None for anything unexpected."""
+    if isinstance(error, RobustQAError):
+        return ReportedError(str(error), error.exit_code)
+    from perturbations.errors import PerturbationError
+
+    if isinstance(error, PerturbationError):
+        return ReportedError(str(error), 2)
+    return None
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when that subcommand runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = _COMMANDS.get(name)
+        if target is None:
+            return None
+        module_name, attribute = target.split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name == module_name:
+                return None  # a command whose module is not built yet is simply absent
+            raise
+        return getattr(module, attribute)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as error:  # noqa: BLE001 - only expected library errors are reported
+            reported = as_reported(error)
+            if reported is None:
+                raise
+            raise reported from error
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="robustqa")
+def cli() -> None:
+    """Test whether extractive QA models understand words or only match them."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    try:
+        cli.main(args=argv, prog_name="robustqa")
+    except KeyboardInterrupt:  # pragma: no cover - interactive only
+        click.echo("robustqa: interrupted", err=True)
+        sys.exit(130)
