@@ -1,0 +1,209 @@
+"""robustqa.analysis on a synthetic run folder whose every number is known by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from robustqa import analysis
+from robustqa.errors import InputError
+
+from rqa_synthetic import write_run
+
+
+def test_find_run_prefers_argument_then_env_then_newest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = write_run(tmp_path / "runs" / "old", ["tiny-a"])
+    new = write_run(tmp_path / "runs" / "new", ["tiny-b"])
+    os.utime(old / "report.json", (1_000_000, 1_000_000))
+    monkeypatch.delenv(analysis.RUN_ENV, raising=False)
+    assert analysis.find_run(runs_root=tmp_path / "runs") == new
+    monkeypatch.setenv(analysis.RUN_ENV, str(old))
+    assert analysis.find_run(runs_root=tmp_path / "runs") == old
+    assert analysis.find_run(new, runs_root=tmp_path / "runs") == new
+
+
+def test_find_run_without_runs_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(analysis.RUN_ENV, raising=False)
+    with pytest.raises(InputError, match="ROBUSTQA_RUN"):
+        analysis.find_run(runs_root=tmp_path / "nothing")
+
+
+def test_load_run_rejects_folder_without_examples(synthetic_run: Path) -> None:
+    (synthetic_run / "examples.jsonl").unlink()
+    with pytest.raises(InputError, match="examples.jsonl missing"):
+        analysis.load_run(synthetic_run)
+
+
+def test_load_run_names_the_bad_line(synthetic_run: Path) -> None:
+    lines = (synthetic_run / "examples.jsonl").read_text().splitlines()
+    lines[2] = json.dumps({"model": "tiny-a", "id": "x"})
+    (synthetic_run / "examples.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError, match=r"line 3: missing question"):
+        analysis.load_run(synthetic_run)
+
+
+def test_headline_reads_report(synthetic_run: Path) -> None:
+    rows = analysis.headline(analysis.load_run(synthetic_run))
+    assert [r["model"] for r in rows] == ["tiny-a", "tiny-b"]
+    a = rows[0]
+    # tiny-a: clean EM 5/6, perturbed EM 3/6
+    assert a["clean_em"] == pytest.approx(83.3333)
+    assert a["perturbed_em"] == pytest.approx(50.0)
+    assert a["drop_em"] == pytest.approx(-33.3333)
+    assert a["drop_f1_ci"] == pytest.approx((a["drop_f1"] - 9.0, a["drop_f1"] + 9.0))
+    assert a["right_to_wrong"] == 3 and a["wrong_to_right"] == 1
+    assert a["changed"] == 5
+
+
+def test_flips_are_right_to_wrong_only(synthetic_run: Path) -> None:
+    run = analysis.load_run(synthetic_run)
+    assert [f.id for f in analysis.flipped(run)] == ["q1", "q3", "q4"]
+    assert [f.id for f in analysis.flipped(run, "tiny-b")] == ["q1", "q4", "q5"]
+    flip = analysis.flipped(run)[1]
+    assert flip.question_text == "Who [ruled] the [duchy] of Normandy?"
+    assert flip.perturbed_text == "Who [governed] the [dukedom] of Normandy?"
+    assert flip.clean_prediction == "Richard I" and flip.perturbed_prediction == "Richard"
+
+
+def test_highlight_html_escapes_and_marks(synthetic_run: Path) -> None:
+    run = analysis.load_run(synthetic_run)
+    q4 = next(f for f in analysis.flipped(run) if f.id == "q4")
+    assert q4.perturbed_html == (
+        'Why did the &lt;b&gt;steam&lt;/b&gt; engine <mark title="fail">neglect</mark> '
+        '<mark title="quickly">rapidly</mark>?'
+    )
+    assert q4.question_html.count("<mark") == 2
+
+
+def test_highlight_rejects_unknown_side() -> None:
+    with pytest.raises(ValueError):
+        analysis.highlight_text("a b", [], side="both")
+
+
+def test_flips_rows_side_by_side(synthetic_run: Path) -> None:
+    rows = analysis.flips_rows(analysis.flipped(analysis.load_run(synthetic_run), "tiny-b"))
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["q4"]["perturbed prediction"] == "(no answer)"
+    assert by_id["q5"]["gold"] == "(unanswerable)"
+    assert by_id["q5"]["clean prediction"] == "(no answer)" and by_id["q5"]["perturbed prediction"] == "area"
+    html = analysis.flips_html(analysis.flipped(analysis.load_run(synthetic_run)), limit=2)
+    assert html.count("<tr>") == 3 and "<mark" in html
+
+
+@pytest.mark.parametrize(
+    ("tag", "coarse"),
+    [("NN", "noun"), ("NNPS", "noun"), ("VBD", "verb"), ("MD", "verb"), ("JJS", "adjective"), ("RBR", "adverb"), ("CD", "other")],
+)
+def test_coarse_pos(tag: str, coarse: str) -> None:
+    assert analysis.coarse_pos(tag) == coarse
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("In what country is Normandy located?", "what"),
+        ("Whose army won?", "who"),
+        ("How many engines?", "how"),
+        ("The Normans came from which country?", "which"),
+        ("Name the duke.", "other"),
+        ("Somewhere, when?", "when"),
+    ],
+)
+def test_question_type(question: str, kind: str) -> None:
+    assert analysis.question_type(question) == kind
+
+
+def test_confidence_bins_cover_the_unit_interval() -> None:
+    assert analysis.confidence_bin(0.0) == "0.00-0.25"
+    assert analysis.confidence_bin(0.25) == "0.25-0.50"
+    assert analysis.confidence_bin(1.0) == "0.75-1.00"
+    with pytest.raises(ValueError):
+        analysis.confidence_bin(1.5)
+
+
+def test_breakdown_by_pos_counts_each_question_once_per_pos(synthetic_run: Path) -> None:
+    rows = {r["group"]: r for r in analysis.breakdown(analysis.load_run(synthetic_run), "pos", bootstrap=0)}
+    # nouns: q1, q3, q6; verbs: q3, q4, q6; adjective: q5; adverb: q4; unchanged: q2
+    assert {g: r["n"] for g, r in rows.items()} == {"noun": 3, "verb": 3, "adjective": 1, "adverb": 1, "unchanged": 1}
+    assert list(rows) == ["noun", "verb", "adjective", "adverb", "unchanged"]
+    # tiny-a nouns: q1 1->0, q3 1->0, q6 0->1
+    assert rows["noun"]["drop_em"] == pytest.approx(-33.33)
+    assert rows["noun"]["right_to_wrong"] == 2 and rows["noun"]["wrong_to_right"] == 1
+    assert rows["unchanged"]["drop_f1"] == 0.0
+
+
+def test_breakdown_other_dimensions(synthetic_run: Path) -> None:
+    run = analysis.load_run(synthetic_run)
+    counts = {r["group"]: r["n"] for r in analysis.breakdown(run, "substitutions", bootstrap=0)}
+    assert counts == {"0": 1, "1": 2, "2": 3}
+    kinds = {r["group"]: r["n"] for r in analysis.breakdown(run, "question_type", bootstrap=0)}
+    assert kinds == {"what": 2, "who": 1, "when": 1, "which": 1, "why": 1}
+    conf = {r["group"]: r["n"] for r in analysis.breakdown(run, "confidence", bootstrap=0)}
+    # least confident substitution per question: q1 .9, q3 .4, q4 .1, q5 .3, q6 .55
+    assert conf == {"0.00-0.25": 1, "0.25-0.50": 2, "0.50-0.75": 1, "0.75-1.00": 1, "unchanged": 1}
+    answerable = {r["group"]: r for r in analysis.breakdown(run, "answerable", "tiny-b", bootstrap=0)}
+    assert answerable["unanswerable"]["n"] == 1 and answerable["unanswerable"]["drop_em"] == -100.0
+
+
+def test_breakdown_interval_is_seeded_and_brackets_the_mean(synthetic_run: Path) -> None:
+    run = analysis.load_run(synthetic_run)
+    first = analysis.breakdown(run, "answerable", bootstrap=500, seed=3)
+    assert first == analysis.breakdown(run, "answerable", bootstrap=500, seed=3)
+    row = first[0]
+    low, high = row["drop_f1_ci"]
+    assert low <= row["drop_f1"] <= high and low < high
+
+
+def test_breakdown_unknown_dimension(synthetic_run: Path) -> None:
+    with pytest.raises(ValueError, match="question_type"):
+        analysis.breakdown(analysis.load_run(synthetic_run), "colour")
+
+
+def test_shared_flips_between_models(synthetic_run: Path) -> None:
+    shared = analysis.shared_flips(analysis.load_run(synthetic_run))
+    assert shared["compared"] == 6
+    assert shared["all"] == ["q1", "q4"]
+    assert shared["own"] == {"tiny-a": ["q3"], "tiny-b": ["q5"]}
+    assert shared["pairs"] == [{"a": "tiny-a", "b": "tiny-b", "both": 2, "jaccard": 0.5}]
+
+
+def test_merge_runs_keeps_models_apart(tmp_path: Path) -> None:
+    a = analysis.load_run(write_run(tmp_path / "a", ["tiny-a"]))
+    b = analysis.load_run(write_run(tmp_path / "b", ["tiny-b"]))
+    c = analysis.load_run(write_run(tmp_path / "c", ["tiny-a"]))
+    merged = analysis.merge_runs([a, b, c])
+    assert merged.models == ["tiny-a@a", "tiny-b", "tiny-a@c"]
+    assert len(merged.examples) == 18
+    assert analysis.shared_flips(merged)["all"] == ["q1", "q4"]
+
+
+def test_substituted_words_ranks_flip_causes(synthetic_run: Path) -> None:
+    words = analysis.substituted_words(analysis.load_run(synthetic_run), "tiny-a")
+    assert words[0]["flipped"] == 1
+    assert {(w["original"], w["replacement"]) for w in words if w["flipped"]} == {
+        ("country", "state"), ("ruled", "governed"), ("duchy", "dukedom"), ("fail", "neglect"), ("quickly", "rapidly")
+    }
+
+
+def test_tables_render(synthetic_run: Path) -> None:
+    rows = analysis.headline(analysis.load_run(synthetic_run))
+    text = analysis.text_table(rows, ["model", "clean_em", "drop_em_ci"])
+    assert text.splitlines()[2].startswith("tiny-a  83.33")
+    html = analysis.html_table([{"a": "<x>"}])
+    assert "&lt;x&gt;" in html
+
+
+def test_plots_draw(synthetic_run: Path, tmp_path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    run = analysis.load_run(synthetic_run)
+    fig = analysis.plot_models(analysis.headline(run))
+    assert len(fig.axes[0].patches) == 8  # 4 series x 2 models
+    fig.savefig(tmp_path / "models.png")
+    fig2 = analysis.plot_breakdown(analysis.breakdown(run, "pos"), "by POS")
+    assert len(fig2.axes[0].patches) == 5
+    assert (tmp_path / "models.png").stat().st_size > 1000
