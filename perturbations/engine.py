@@ -1,0 +1,303 @@
+"""The substitution pass: tag, filter positions, disambiguate, propose candidates, spend the budget,
+apply the edits and record them with offsets in both strings.
+
+Pure given its arguments: the only randomness (tie-breaks, and word/synonym choice for variants > 0)
+comes from a generator derived from (seed, key, variant), so a text's result never depends on which
+other texts were perturbed before it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
+
+from perturbations.constraints import acceptable_form, acceptable_lemma, position_reason
+from perturbations.inflect import agree_article, forms, inflect, match_case
+from perturbations.lexicon import lemma_of, synset_lemmas, wn_pos
+from perturbations.records import Perturbation, Substitution, Token
+from perturbations.text import is_word, tag
+from perturbations.wsd import context_bag, disambiguate
+
+if TYPE_CHECKING:
+    from perturbations.recipes import Budget, Recipe
+
+
+def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
+    """A generator private to one (seed, key, variant): no global random state."""
+    return random.Random(hashlib.sha256(f"{seed}:{key}:{variant}".encode()).digest())
+
+
+@lru_cache(maxsize=100_000)
+def lemma_forms(lemma: str) -> frozenset[str]:
+    """Every inflected form lemminflect knows for a one-word lemma (and the lemma)."""
+    from lemminflect import getAllInflections
+
+    out = {lemma}
+    for group in getAllInflections(lemma).values():
+        out.update(g.lower() for g in group)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=200_000)
+def _candidate_forms(synset_name: str, tag_: str, word_low: str, lemma: str) -> tuple[str, ...]:
+    """Acceptable inflected synonyms (lower-case) from one synset, ranked by cntlist count then name."""
+    own_forms = lemma_forms(lemma)
+    out: list[str] = []
+    for name, _count in synset_lemmas(synset_name):
+        if not acceptable_lemma(name, word_low, lemma):
+            continue
+        form = inflect(name, tag_)
+        if form is None or not acceptable_form(form, word_low, lemma, own_forms):
+            continue
+        if form not in out:
+            out.append(form)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Option:
+    """A word that may change: its sense, confidence and ranked replacements."""
+
+    index: int
+    lemma: str
+    pos: str
+    synset: str
+    confidence: float
+    replacements: tuple[str, ...]
+    forced: bool = False
+
+
+def _strip_article(phrase: str) -> str:
+    """The word of a substitution whose record also covers a re-agreed "a"/"an" before it."""
+    head, _, rest = phrase.partition(" ")
+    return rest.lstrip() if rest and head.lower() in ("a", "an") else phrase
+
+
+def _consistency_maps(
+    earlier: Sequence[Perturbation],
+) -> tuple[dict[tuple[str, str], tuple[str, str, float]], set[tuple[str, str]]]:
+    """From earlier perturbations: (lemma, pos) -> (replacement lemma, synset, confidence) of edited
+    words, and the (lemma, pos) of words those texts kept unchanged."""
+    edited: dict[tuple[str, str], tuple[str, str, float]] = {}
+    for pert in earlier:
+        for sub in pert.substitutions:
+            pos = wn_pos(sub.pos)
+            word = _strip_article(sub.original).lower()
+            lemma = lemma_of(word, pos) if pos else None
+            if pos is None or lemma is None:
+                continue
+            new_word = _strip_article(sub.replacement).lower()
+            for name, _ in synset_lemmas(sub.synset):
+                if inflect(name, sub.pos) == new_word:
+                    edited.setdefault((lemma, pos), (name, sub.synset, sub.confidence))
+                    break
+    kept: set[tuple[str, str]] = set()
+    for pert in earlier:
+        spans = [(s.start, s.end) for s in pert.substitutions]
+        for tok in tag(pert.original):
+            pos = wn_pos(tok.tag)
+            if pos is None or any(s <= tok.start < e for s, e in spans):
+                continue
+            lemma = lemma_of(tok.text.lower(), pos)
+            if lemma is not None and (lemma, pos) not in edited:
+                kept.add((lemma, pos))
+    return edited, kept
+
+
+def perturb_text(
+    recipe: "Recipe",
+    text: str,
+    *,
+    seed: int,
+    key: str,
+    frozen_spans: Sequence[tuple[int, int]] = (),
+    wsd_context: str | None = None,
+    consistent_with: Sequence[Perturbation] = (),
+    variant: int = 0,
+) -> Perturbation:
+    """Apply `recipe` to `text`; see Recipe.perturb for the contract."""
+    ident = recipe.ident
+    tokens = tag(text)
+    if not tokens:
+        return Perturbation(original=text, text=text, recipe=ident)
+    tf, cons, budget = recipe.transformation, recipe.constraints, recipe.budget
+    skipped: Counter[str] = Counter()
+    frozen = tuple(frozen_spans)
+    context = context_bag(text)
+    if wsd_context and tf.use_context:
+        context = context | context_bag(wsd_context)
+    edited, kept = _consistency_maps(consistent_with) if consistent_with else ({}, set())
+
+    options: list[_Option] = []
+    n_words = 0
+    for i, tok in enumerate(tokens):
+        if not is_word(tok.text):
+            continue
+        n_words += 1
+        reason = position_reason(tokens, i, cons.protected_words, frozen)
+        if reason is not None:
+            skipped[reason] += 1
+            continue
+        pos = wn_pos(tok.tag)
+        if pos is None or pos not in tf.pos:
+            skipped["pos"] += 1
+            continue
+        low = tok.text.lower()
+        lemma = lemma_of(low, pos)
+        if lemma is None:
+            skipped["no-sense"] += 1
+            continue
+        if low not in forms(lemma, tok.tag) and "_" not in lemma:
+            skipped["inflection"] += 1  # the tag does not fit the word: the re-inflection would be a guess
+            continue
+        if (lemma, pos) in edited:
+            name, syn_name, conf = edited[(lemma, pos)]
+            form = inflect(name, tok.tag)
+            if form is not None and acceptable_form(form, low, lemma, lemma_forms(lemma)):
+                options.append(_Option(i, lemma, pos, syn_name, conf, (form,), forced=True))
+            else:
+                skipped["consistency"] += 1
+            continue
+        if (lemma, pos) in kept:
+            skipped["consistency"] += 1
+            continue
+        result = disambiguate(tf.wsd, lemma, pos, context)
+        if result is None:
+            skipped["no-sense"] += 1
+            continue
+        syn, conf = result
+        if conf < tf.threshold:
+            skipped["low-confidence"] += 1
+            continue
+        cands = _candidate_forms(syn.name(), tok.tag, low, lemma)
+        if not cands:
+            skipped["no-candidate"] += 1
+            continue
+        options.append(_Option(i, lemma, pos, syn.name(), conf, cands))
+
+    chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant)
+    skipped["budget"] += len(options) - len(chosen)
+    subs = _apply(text, tokens, chosen, frozen, variant, seed, key, skipped)
+    if len(subs) < budget.min_substitutions:
+        skipped["budget"] += len(subs)
+        subs = []
+    new_text, records = _render(text, subs)
+    return Perturbation(
+        original=text,
+        text=new_text,
+        substitutions=records,
+        skipped=tuple(sorted((k, v) for k, v in skipped.items() if v)),
+        recipe=ident,
+    )
+
+
+def _spend_budget(options: list[_Option], n_words: int, budget: "Budget", rng: random.Random, variant: int) -> list[_Option]:
+    """Keep the forced (consistency) edits, then the most confident words up to the budget.
+
+    Variant 0 takes the most confident words (ties broken by the generator); other variants sample
+    words without replacement with probability growing with confidence (Efraimidis-Spirakis keys).
+    """
+    limit = min(budget.max_substitutions, max(budget.min_substitutions, math.floor(budget.rate * n_words + 1e-9)))
+    forced = [o for o in options if o.forced]
+    free = [o for o in options if not o.forced]
+    if variant == 0:
+        keyed = [((-o.confidence, rng.random()), o) for o in free]
+    else:
+        keyed = [((-(rng.random() ** (1.0 / max(o.confidence, 1e-6))), 0.0), o) for o in free]
+    keyed.sort(key=lambda x: x[0])
+    room = max(0, limit - len(forced))
+    return forced + [o for _, o in keyed[:room]]
+
+
+@dataclass(frozen=True)
+class _Edit:
+    start: int
+    end: int
+    replacement: str
+    word_start: int
+    tag: str
+    synset: str
+    confidence: float
+
+
+def _apply(
+    text: str,
+    tokens: Sequence[Token],
+    chosen: list[_Option],
+    frozen: tuple[tuple[int, int], ...],
+    variant: int,
+    seed: int,
+    key: str,
+    skipped: Counter[str],
+) -> list[_Edit]:
+    """Choose each word's replacement (case kept) and fix a preceding a/an when it must change."""
+    from perturbations.constraints import overlaps
+
+    edits: list[_Edit] = []
+    pick = rng_for(seed, key + "#synonym", variant)
+    for opt in sorted(chosen, key=lambda o: o.index):
+        tok = tokens[opt.index]
+        order = list(opt.replacements)
+        if variant and len(order) > 1:
+            first = pick.randrange(len(order))
+            order = order[first:] + order[:first]
+        prev = tokens[opt.index - 1] if opt.index > 0 else None
+        article = prev if prev is not None and prev.text.lower() in ("a", "an") else None
+        done = False
+        for form in order:
+            new_word = match_case(tok.text, form)
+            if article is None:
+                edits.append(_Edit(tok.start, tok.end, new_word, tok.start, tok.tag, opt.synset, opt.confidence))
+                done = True
+                break
+            new_article = agree_article(article.text, new_word)
+            if new_article == article.text:
+                edits.append(_Edit(tok.start, tok.end, new_word, tok.start, tok.tag, opt.synset, opt.confidence))
+                done = True
+                break
+            if overlaps(article.start, article.end, frozen):
+                continue
+            between = text[article.end : tok.start]
+            edits.append(
+                _Edit(article.start, tok.end, new_article + between + new_word, tok.start, tok.tag, opt.synset, opt.confidence)
+            )
+            done = True
+            break
+        if not done:
+            skipped["frozen"] += 1
+    return edits
+
+
+def _render(text: str, edits: list[_Edit]) -> tuple[str, tuple[Substitution, ...]]:
+    """Apply non-overlapping edits left to right, recording offsets in both strings."""
+    parts: list[str] = []
+    records: list[Substitution] = []
+    cursor = 0
+    shift = 0
+    for e in sorted(edits, key=lambda x: x.start):
+        parts.append(text[cursor : e.start])
+        parts.append(e.replacement)
+        new_start = e.start + shift
+        records.append(
+            Substitution(
+                start=e.start,
+                end=e.end,
+                new_start=new_start,
+                new_end=new_start + len(e.replacement),
+                original=text[e.start : e.end],
+                replacement=e.replacement,
+                pos=e.tag,
+                synset=e.synset,
+                confidence=e.confidence,
+            )
+        )
+        shift += len(e.replacement) - (e.end - e.start)
+        cursor = e.end
+    parts.append(text[cursor:])
+    return "".join(parts), tuple(records)
+

@@ -1,0 +1,76 @@
+"""Re-inflection of a WordNet lemma to the original word's Penn tag, case, and a/an agreement.
+
+A synonym is only a substitution if it reads as the same grammatical form: "located" (VBN) becomes
+"situated", never "situate"; plural nouns stay plural. lemminflect gives the forms; a multiword lemma
+inflects its head (the first word of a verb phrase such as "turn up", the last word of a noun
+compound such as "ice cream").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Tags whose form is the lemma itself.
+_BASE_TAGS = frozenset({"NN", "VB", "VBP", "JJ", "RB"})
+_INFLECTED_TAGS = frozenset({"NNS", "VBZ", "VBD", "VBG", "VBN", "JJR", "JJS", "RBR", "RBS"})
+
+
+@lru_cache(maxsize=200_000)
+def forms(lemma: str, tag: str) -> tuple[str, ...]:
+    """Forms lemminflect gives for a one-word lemma and a Penn tag (the lemma for base tags)."""
+    if tag in _BASE_TAGS:
+        return (lemma,)
+    if tag not in _INFLECTED_TAGS:
+        return ()
+    from lemminflect import getInflection
+
+    return tuple(getInflection(lemma, tag, inflect_oov=False))
+
+
+@lru_cache(maxsize=200_000)
+def inflect(lemma_name: str, tag: str) -> str | None:
+    """The WordNet lemma (underscores allowed) inflected for `tag`, words joined by spaces.
+
+    None when lemminflect has no form for that tag (the candidate is then rejected rather than
+    guessed).
+    """
+    words = lemma_name.split("_")
+    if tag in _BASE_TAGS or tag == "NNP":
+        return " ".join(words)
+    head = 0 if tag.startswith("V") else len(words) - 1
+    found = forms(words[head], tag)
+    if not found:
+        return None
+    words[head] = found[0]
+    return " ".join(words)
+
+
+def match_case(original: str, replacement: str) -> str:
+    """Give the replacement the original's casing: UPPER stays upper, Title stays title."""
+    if len(original) > 1 and original.isupper():
+        return replacement.upper()
+    if original[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+_AN_EXCEPTIONS = re.compile(r"^(hour|honest|honor|honour|heir)", re.IGNORECASE)
+_A_EXCEPTIONS = re.compile(r"^(uni|use|usu|uti|eu|ewe|one|once|ur[aeiou])", re.IGNORECASE)
+
+
+def indefinite_article(word: str) -> str:
+    """"a" or "an" before `word`, by its (approximate) first sound."""
+    if _AN_EXCEPTIONS.match(word):
+        return "an"
+    if _A_EXCEPTIONS.match(word):
+        return "a"
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def agree_article(article: str, next_word: str) -> str:
+    """The article `article` ("a"/"an", any case) corrected for `next_word`, case kept."""
+    wanted = indefinite_article(next_word)
+    if article.lower() == wanted:
+        return article
+    return match_case(article, wanted)

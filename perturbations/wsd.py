@@ -1,0 +1,159 @@
+"""Word-sense disambiguation: most frequent sense, simplified Lesk, enhanced Lesk.
+
+Each method is a pure function of (lemma, WordNet POS, context words) returning the chosen synset and
+a confidence in [0, 1]; the caller leaves a word alone when the confidence is below its threshold.
+All three share one scoring frame, so their confidences are comparable:
+
+    p(sense) ∝ prior(sense) · exp(beta · overlap(sense, context))
+
+- first sense: the first WordNet sense (WordNet orders senses by tagged frequency); its confidence
+  is its smoothed cntlist share, i.e. how much that sense dominates the word's tagged uses.
+- simplified Lesk (Kilgarriff & Rosenzweig 2000): overlap of the context with the sense's gloss and
+  examples, uniform prior.
+- enhanced Lesk (Banerjee & Pedersen 2002, as QADS uses it): the signature adds the sense's lemmas and
+  the glosses, examples and lemmas of its hypernyms and hyponyms; the overlap is combined with the
+  cntlist prior, so that a sense is chosen over the dominant one only when the context supports it.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any, Iterable
+
+from perturbations.lexicon import senses, stopwords, wordnet
+from perturbations.text import tokenize
+
+METHODS: tuple[str, ...] = ("first-sense", "lesk", "enhanced-lesk")
+
+# Smoothing of the cntlist prior and weight of one overlapping word (tuned on SemEval-2007, see README).
+PRIOR_SMOOTHING = 1.0
+OVERLAP_WEIGHT = 0.5
+RELATED_WEIGHT = 0.5
+
+_NORM: dict[str, str | None] = {}
+
+
+def normalise(word: str) -> str | None:
+    """Content-word key used for overlaps: lower-cased, lemmatized; None for stopwords/punctuation."""
+    try:
+        return _NORM[word]
+    except KeyError:
+        pass
+    low = word.lower()
+    key: str | None
+    if not low.isalpha() or low in stopwords() or len(low) < 2:
+        key = None
+    else:
+        wn = wordnet()
+        key = low
+        for pos in ("n", "v", "a", "r"):
+            found = wn.morphy(low, pos)
+            if found:
+                key = found
+                break
+    _NORM[word] = key
+    return key
+
+
+def bag(words: Iterable[str]) -> frozenset[str]:
+    """Normalised content words of a word sequence."""
+    out = set()
+    for w in words:
+        k = normalise(w)
+        if k:
+            out.add(k)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=50_000)
+def context_bag(text: str) -> frozenset[str]:
+    """Normalised content words of a text (cached: a paragraph serves many questions)."""
+    return bag(w for w, _, _ in tokenize(text))
+
+
+def _gloss_words(syn: Any) -> list[str]:
+    words = [w for w, _, _ in tokenize(syn.definition())]
+    for ex in syn.examples():
+        words.extend(w for w, _, _ in tokenize(ex))
+    return words
+
+
+@lru_cache(maxsize=100_000)
+def simple_signature(synset_name: str) -> frozenset[str]:
+    """Gloss and example words of a sense."""
+    return bag(_gloss_words(wordnet().synset(synset_name)))
+
+
+@lru_cache(maxsize=100_000)
+def enhanced_signature(synset_name: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(own words, related words): gloss, examples, lemmas; and those of hypernyms and hyponyms."""
+    syn = wordnet().synset(synset_name)
+    own = list(_gloss_words(syn))
+    for lem in syn.lemma_names():
+        own.extend(lem.split("_"))
+    related: list[str] = []
+    for rel in syn.hypernyms() + syn.instance_hypernyms() + syn.hyponyms() + syn.instance_hyponyms():
+        related.extend(_gloss_words(rel))
+        for lem in rel.lemma_names():
+            related.extend(lem.split("_"))
+    own_bag = bag(own)
+    return own_bag, bag(related) - own_bag
+
+
+def _priors(counts: list[int], smoothing: float) -> list[float]:
+    total = sum(counts) + smoothing * len(counts)
+    return [(c + smoothing) / total for c in counts]
+
+
+def _posterior(scores: list[float]) -> list[float]:
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    z = sum(exps)
+    return [e / z for e in exps]
+
+
+def first_sense(lemma: str, pos: str, context: frozenset[str] = frozenset()) -> tuple[Any, float] | None:
+    """The first WordNet sense; confidence = its smoothed share of the lemma's cntlist counts."""
+    cands = senses(lemma, pos)
+    if not cands:
+        return None
+    priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
+    return cands[0][0], priors[0]
+
+
+def lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
+    """Simplified Lesk: most gloss/example overlap with the context; ties go to the earlier sense."""
+    cands = senses(lemma, pos)
+    if not cands:
+        return None
+    ctx = context - {lemma}
+    overlaps = [len(ctx & simple_signature(s.name())) for s, _ in cands]
+    post = _posterior([OVERLAP_WEIGHT * o for o in overlaps])
+    best = max(range(len(cands)), key=lambda i: (overlaps[i], -i))
+    return cands[best][0], post[best]
+
+
+def enhanced_lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
+    """Enhanced Lesk with the cntlist prior: see the module docstring."""
+    cands = senses(lemma, pos)
+    if not cands:
+        return None
+    ctx = context - {lemma}
+    priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
+    scores = []
+    for (s, _), prior in zip(cands, priors):
+        own, related = enhanced_signature(s.name())
+        overlap = len(ctx & own) + RELATED_WEIGHT * len(ctx & related)
+        scores.append(math.log(prior) + OVERLAP_WEIGHT * overlap)
+    post = _posterior(scores)
+    best = max(range(len(cands)), key=lambda i: (post[i], -i))
+    return cands[best][0], post[best]
+
+
+_DISPATCH = {"first-sense": first_sense, "lesk": lesk, "enhanced-lesk": enhanced_lesk}
+
+
+def disambiguate(method: str, lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
+    """Run the named method; None when WordNet has no sense of `lemma` with that POS."""
+    return _DISPATCH[method](lemma, pos, context)
