@@ -8,12 +8,15 @@ flat view that model running and scoring use.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import os
+import tempfile
+import warnings
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
 from perturbations.records import Substitution
-from robustqa.errors import InputError
+from robustqa.errors import InputError, OutputError
 
 
 @dataclass(frozen=True)
@@ -118,28 +121,46 @@ class SquadDataset:
         return sum(len(p.qas) for a in self.articles for p in a.paragraphs)
 
 
-def load_squad(path: str | Path) -> SquadDataset:
-    """Read an official SQuAD 2.0 JSON file (or a robustqa variant of one)."""
+def load_squad(path: str | Path, *, check_answers: bool = False, repair: bool = False) -> SquadDataset:
+    """Read an official SQuAD 2.0 JSON file (or a robustqa variant of one).
+
+    With `check_answers`, every answer offset is verified against its context (see `check_answer_offsets`);
+    dataset building needs that, other readers may skip the cost. Repaired answers emit a `RepairWarning`.
+    """
     path = Path(path)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
     except FileNotFoundError:
         raise InputError("file not found", path=str(path), hint="check the path") from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", path=str(path), hint="give a SQuAD 2.0 JSON file") from None
     except OSError as error:
-        raise InputError(f"cannot read file ({error.strerror})", path=str(path)) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"not valid JSON ({error})", path=str(path), hint="give an official SQuAD 2.0 JSON file") from None
-    return parse_squad(raw, path=str(path))
+        raise InputError(f"cannot read file ({error.strerror})", path=str(path), hint="check its permissions") from None
+    if not data.strip():
+        raise InputError("file is empty", path=str(path), hint="give an official SQuAD 2.0 JSON file")
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text ({error.reason} at byte {error.start})", path=str(path), hint="give an official SQuAD 2.0 JSON file") from None
+    except json.JSONDecodeError as error:
+        raise InputError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})", path=str(path), hint="give an official SQuAD 2.0 JSON file") from None
+    dataset = parse_squad(raw, path=str(path))
+    if check_answers:
+        dataset = check_answer_offsets(dataset, repair=repair)
+    return dataset
 
 
 def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]:
     if not isinstance(raw, list):
-        raise InputError(f"'{key}' must be a list", path=path, where=where)
+        raise InputError(f"'{key}' must be a list", path=path, where=where, hint="give an official SQuAD 2.0 JSON file")
     out = []
     for item in raw:
         if not isinstance(item, dict) or "text" not in item or "answer_start" not in item:
-            raise InputError(f"each of '{key}' needs 'text' and 'answer_start'", path=path, where=where)
-        out.append(Answer(str(item["text"]), int(item["answer_start"])))
+            raise InputError(f"each of '{key}' needs 'text' and 'answer_start'", path=path, where=where, hint="give an official SQuAD 2.0 JSON file")
+        text, start = item["text"], item["answer_start"]
+        if not isinstance(text, str) or isinstance(start, bool) or not isinstance(start, int):
+            raise InputError(f"'{key}' needs a 'text' string and an integer 'answer_start'", path=path, where=where, hint="give an official SQuAD 2.0 JSON file")
+        out.append(Answer(text, start))
     return tuple(out)
 
 
@@ -184,3 +205,216 @@ def parse_squad(raw: Any, *, path: str = "<data>") -> SquadDataset:
         articles.append(Article(title, tuple(paragraphs), a_extra))
     extra = {k: v for k, v in raw.items() if k not in {"version", "data"}}
     return SquadDataset(tuple(articles), str(raw.get("version", "v2.0")), extra, path)
+
+
+# --- validation -----------------------------------------------------------------------------------
+
+
+class RepairWarning(UserWarning):
+    """A source answer whose offset did not match its context was moved to where its text occurs."""
+
+
+def answer_matches(context: str, answer: Answer) -> bool:
+    """The SQuAD invariant every reader relies on: the answer text sits at its offset."""
+    return 0 <= answer.answer_start and context[answer.answer_start : answer.answer_start + len(answer.text)] == answer.text
+
+
+def _nearest_occurrence(context: str, text: str, start: int) -> int | None:
+    """The occurrence of `text` closest to the stated offset (ties: the earlier one), or None."""
+    best: int | None = None
+    position = context.find(text)
+    while position != -1:
+        if best is None or abs(position - start) < abs(best - start):
+            best = position
+        position = context.find(text, position + 1)
+    return best
+
+
+def _checked(answers: tuple[Answer, ...] | None, context: str, *, repair: bool, path: str, where: str, key: str) -> tuple[tuple[Answer, ...] | None, bool]:
+    if answers is None:
+        return None, False
+    out, changed = [], False
+    for index, answer in enumerate(answers):
+        if answer_matches(context, answer):
+            out.append(answer)
+            continue
+        found = _nearest_occurrence(context, answer.text, answer.answer_start) if answer.text else None
+        shown = answer.text if len(answer.text) <= 40 else answer.text[:37] + "..."
+        problem = f"{key}[{index}] {shown!r} is not at answer_start {answer.answer_start} of its context"
+        if not repair or found is None:
+            hint = (
+                "fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text"
+                if found is not None
+                else "its text does not occur in the context at all; fix or remove this answer"
+            )
+            raise InputError(problem, path=path, where=where, hint=hint)
+        warnings.warn(f"{path}: {where}: {problem}; repaired to answer_start {found}", RepairWarning, stacklevel=4)
+        out.append(Answer(answer.text, found))
+        changed = True
+    return tuple(out), changed
+
+
+def check_answer_offsets(dataset: SquadDataset, *, repair: bool = False) -> SquadDataset:
+    """Verify `context[start:start+len(text)] == text` for every answer and plausible answer.
+
+    A mismatch raises `InputError` naming the file, article and question id. With `repair`, an answer
+    whose text occurs elsewhere in its context is moved to the nearest occurrence and a `RepairWarning`
+    says so; silent repair would hide broken source data, so it is never the default.
+    """
+    path = dataset.path or "<data>"
+    articles = []
+    for article in dataset.articles:
+        paragraphs = []
+        for paragraph in article.paragraphs:
+            questions = []
+            for q in paragraph.qas:
+                where = f"article '{article.title}', question {q.id}"
+                answers, a_changed = _checked(q.answers, paragraph.context, repair=repair, path=path, where=where, key="answers")
+                plausible, p_changed = _checked(q.plausible_answers, paragraph.context, repair=repair, path=path, where=where, key="plausible_answers")
+                if a_changed or p_changed:
+                    q = replace(q, answers=answers or (), plausible_answers=plausible)
+                questions.append(q)
+            paragraphs.append(replace(paragraph, qas=tuple(questions)))
+        articles.append(replace(article, paragraphs=tuple(paragraphs)))
+    return replace(dataset, articles=tuple(articles))
+
+
+def check_unique_ids(dataset: SquadDataset) -> None:
+    """Question ids key predictions, scores and per-example generators: they must be unique."""
+    seen: dict[str, str] = {}
+    for article in dataset.articles:
+        for paragraph in article.paragraphs:
+            for q in paragraph.qas:
+                if q.id in seen:
+                    raise InputError(
+                        f"question id {q.id} appears twice (first in article '{seen[q.id]}')",
+                        path=dataset.path or "<data>",
+                        where=f"article '{article.title}', question {q.id}",
+                        hint="give every question a unique id",
+                    )
+                seen[q.id] = article.title
+
+
+# --- writing --------------------------------------------------------------------------------------
+
+QA_ORDER = ("id", "source_id", "question", "original_question", "substitutions", "answers", "plausible_answers", "is_impossible")
+PARAGRAPH_ORDER = ("context", "original_context", "context_substitutions", "qas")
+
+
+def ordered(record: dict[str, Any], order: tuple[str, ...]) -> dict[str, Any]:
+    """Known keys first in the documented order, then any others as they came: stable bytes on output."""
+    out = {key: record[key] for key in order if key in record}
+    out.update((key, value) for key, value in record.items() if key not in out)
+    return out
+
+
+def question_to_dict(q: Question) -> dict[str, Any]:
+    record: dict[str, Any] = {"id": q.id, "question": q.question, "answers": [a.to_dict() for a in q.answers]}
+    if q.plausible_answers is not None:
+        record["plausible_answers"] = [a.to_dict() for a in q.plausible_answers]
+    record["is_impossible"] = q.is_impossible
+    record.update((k, v) for k, v in q.extra.items() if k not in record)
+    return ordered(record, QA_ORDER)
+
+
+def dataset_to_dict(dataset: SquadDataset) -> dict[str, Any]:
+    """The official JSON shape of a dataset, with robustqa's extra fields kept."""
+    data = []
+    for article in dataset.articles:
+        paragraphs = []
+        for paragraph in article.paragraphs:
+            record = {"context": paragraph.context, "qas": [question_to_dict(q) for q in paragraph.qas]}
+            record.update((k, v) for k, v in paragraph.extra.items() if k not in record)
+            paragraphs.append(ordered(record, PARAGRAPH_ORDER))
+        data.append({"title": article.title, "paragraphs": paragraphs, **{k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}})
+    out: dict[str, Any] = {"version": dataset.version}
+    out.update((k, v) for k, v in dataset.extra.items() if k not in {"version", "data"})
+    out["data"] = data
+    return out
+
+
+def dumps_squad(document: dict[str, Any]) -> str:
+    """One canonical serialisation (UTF-8 text, fixed separators, keys in insertion order) so re-runs match byte for byte."""
+    return json.dumps(document, ensure_ascii=False, separators=(", ", ": ")) + "\n"
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write through a temporary file in the same folder, then rename: a failure never leaves a partial file."""
+    path = Path(path)
+    folder = path.parent
+    if not folder.is_dir():
+        raise OutputError(f"{path}: folder '{folder}' does not exist; create it first or choose another output path")
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; give a file name for the output")
+    try:
+        handle, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise OutputError(f"{path}: cannot write in folder '{folder}' ({error.strerror}); choose another output path") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp_name, 0o666 & ~umask)
+        os.replace(temp_name, path)
+    except BaseException as error:
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        if isinstance(error, OSError):
+            raise OutputError(f"{path}: cannot write ({error.strerror}); choose another output path") from None
+        raise
+
+
+def write_squad(document: SquadDataset | dict[str, Any], path: str | Path) -> None:
+    """Write a SQuAD 2.0 file (records or an already-shaped dict) atomically."""
+    if isinstance(document, SquadDataset):
+        document = dataset_to_dict(document)
+    write_text_atomic(path, dumps_squad(document))
+
+
+# --- the Hugging Face hub -------------------------------------------------------------------------
+
+HUB_DATASET = "rajpurkar/squad_v2"
+
+
+def load_squad_hub(split: str = "validation", *, name: str = HUB_DATASET) -> SquadDataset:
+    """The SQuAD 2.0 split through `datasets` (downloads once, then its cache), as official-shaped records.
+
+    The hub form is flat (one row per question, answers as parallel lists, no `plausible_answers`); rows
+    are grouped back into articles and paragraphs in the order they come.
+    """
+    label = f"{name}:{split}"
+    try:
+        import datasets  # heavy; only this path needs it
+    except ImportError:
+        raise InputError("the `datasets` package is not installed", path=label, hint="pip install datasets, or pass --input FILE") from None
+    try:
+        rows = datasets.load_dataset(name, split=split)
+    except Exception as error:  # noqa: BLE001 - offline, missing split, hub errors: all end the same way
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0][:160]
+        raise InputError(
+            f"cannot load the SQuAD 2.0 '{split}' split through `datasets` ({first_line})",
+            path=label,
+            hint="you may be offline; pass --input FILE with the official dev-v2.0.json",
+        ) from None
+    return squad_from_rows(rows, path=label)
+
+
+def squad_from_rows(rows: Any, *, path: str) -> SquadDataset:
+    """Group flat `squad_v2` rows (id, title, context, question, answers{text, answer_start}) into records."""
+    articles: dict[str, dict[str, list[Question]]] = {}
+    for row in rows:
+        answers_raw = row["answers"]
+        answers = tuple(Answer(str(t), int(s)) for t, s in zip(answers_raw["text"], answers_raw["answer_start"]))
+        question = Question(id=str(row["id"]), question=str(row["question"]), answers=answers, is_impossible=not answers)
+        articles.setdefault(str(row["title"]), {}).setdefault(str(row["context"]), []).append(question)
+    return SquadDataset(
+        tuple(Article(title, tuple(Paragraph(context, tuple(qs)) for context, qs in paragraphs.items())) for title, paragraphs in articles.items()),
+        "v2.0",
+        {},
+        path,
+    )
