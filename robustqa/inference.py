@@ -1,0 +1,402 @@
+"""Batched, windowed extractive-QA inference: questions in, answers and null odds out.
+
+Long contexts are cut into overlapping windows (`max_seq_length` tokens, `doc_stride` overlap) by one
+batched call of the fast tokenizer, which also yields the character offsets that map a token span back
+to the exact context text. Windows are sorted by length and batched with dynamic padding, so little
+compute goes to pad tokens; the forward pass runs under `torch.inference_mode`, with bf16/fp16 autocast
+on GPUs and plain fp32 on CPUs (or, opt-in, int8 dynamically quantised Linear layers on CPU).
+
+Under `torchrun`/`accelerate launch` the length-sorted batches are dealt round-robin to the processes,
+each computes its share, the main process gathers the (unpadded) logits and decodes once. Because
+every batch is exactly the batch a single process would form, the logits — and so the answers — are
+the same as a one-process run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import warnings
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from robustqa import distributed
+from robustqa.decode import best_spans, decode_question
+from robustqa.errors import InputError
+from robustqa.models import ModelSpec, load_model_and_tokenizer
+from robustqa.squad import QAExample
+
+DEVICES = ("auto", "cpu", "cuda", "mps")
+PRECISIONS = ("auto", "fp32", "bf16", "fp16")
+# Models whose position table reserves slots before the first token (padding_idx + 1).
+_POSITION_OFFSET = {"roberta": 2, "xlm-roberta": 2, "camembert": 2, "longformer": 2, "xlm-roberta-xl": 2}
+_DECODE_CHUNK = 2048  # windows decoded at once: bounds the (windows × n_best × n_best) score block
+
+
+@dataclass(frozen=True)
+class InferenceSettings:
+    """How windows are cut, run and decoded. Only `signature_fields` change the answers."""
+
+    max_seq_length: int = 384
+    doc_stride: int = 128
+    batch_size: int = 32
+    device: str = "auto"
+    precision: str = "auto"
+    n_best: int = 20
+    max_answer_length: int = 30
+    null_threshold: float = 0.0
+    int8: bool = False
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.max_seq_length < 16:
+            problems.append(f"max_seq_length {self.max_seq_length} is below 16")
+        if not 0 < self.doc_stride < self.max_seq_length:
+            problems.append(f"doc_stride {self.doc_stride} must be positive and below max_seq_length")
+        if self.batch_size < 1:
+            problems.append(f"batch_size {self.batch_size} must be at least 1")
+        if self.n_best < 1 or self.max_answer_length < 1:
+            problems.append("n_best and max_answer_length must be at least 1")
+        base_device = self.device.split(":")[0]
+        if base_device not in DEVICES:
+            problems.append(f"device '{self.device}' is not one of {', '.join(DEVICES)}")
+        if self.precision not in PRECISIONS:
+            problems.append(f"precision '{self.precision}' is not one of {', '.join(PRECISIONS)}")
+        if problems:
+            raise InputError("; ".join(problems), hint="fix the inference settings")
+
+    def signature_fields(self) -> dict[str, object]:
+        """The settings that change predictions, for the run signature and cache keys."""
+        fields: dict[str, object] = {
+            "max_seq_length": self.max_seq_length,
+            "doc_stride": self.doc_stride,
+            "n_best": self.n_best,
+            "max_answer_length": self.max_answer_length,
+            "null_threshold": self.null_threshold,
+        }
+        if self.int8:
+            fields["int8"] = True
+        return fields
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One question's answer: text "" means "no answer"; null_odds = null score − best span score."""
+
+    id: str
+    text: str
+    null_odds: float
+
+
+@dataclass
+class Windows:
+    """The tokenized windows of a list of questions, as flat per-window lists."""
+
+    input_ids: list[list[int]]
+    token_type_ids: list[list[int]] | None
+    example_index: np.ndarray  # (W,) index into the examples
+    offsets: list[np.ndarray]  # (L, 2) char offsets per token; -1 for tokens outside the context
+    cls_index: np.ndarray  # (W,) position of the CLS token (the null answer)
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.fromiter((len(ids) for ids in self.input_ids), dtype=np.int64, count=len(self.input_ids))
+
+    def __len__(self) -> int:
+        return len(self.input_ids)
+
+
+def _truncate_questions(tokenizer: Any, questions: list[str], max_tokens: int) -> list[str]:
+    """Cut questions longer than `max_tokens` tokens (at a token boundary) so every window has context room."""
+    encoded = tokenizer(questions, add_special_tokens=False, return_offsets_mapping=True)
+    out = []
+    for question, offsets in zip(questions, encoded["offset_mapping"]):
+        out.append(question[: offsets[max_tokens - 1][1]] if len(offsets) > max_tokens else question)
+    return out
+
+
+def build_windows(tokenizer: Any, examples: Sequence[QAExample], max_seq_length: int, doc_stride: int) -> Windows:
+    """Tokenize every (question, context) pair into overlapping windows with one batched tokenizer call.
+
+    The question comes first for right-padding tokenizers (BERT, ELECTRA, RoBERTa) and the context is
+    truncated ("only_second"); for left-padding ones (XLNet-style) the order is swapped.
+    """
+    pad_right = getattr(tokenizer, "padding_side", "right") == "right"
+    questions = [example.question.lstrip() for example in examples]
+    contexts = [example.context for example in examples]
+
+    def encode(qs: list[str]) -> Any:
+        first, second = (qs, contexts) if pad_right else (contexts, qs)
+        return tokenizer(
+            first,
+            second,
+            truncation="only_second" if pad_right else "only_first",
+            max_length=max_seq_length,
+            stride=doc_stride,
+            return_overflowing_tokens=True,
+            return_offsets_mapping=True,
+            padding=False,
+        )
+
+    try:
+        encoded = encode(questions)
+    except Exception:  # noqa: BLE001 - a question too long to leave room for the context
+        special = tokenizer.num_special_tokens_to_add(pair=True)
+        encoded = encode(_truncate_questions(tokenizer, questions, max(1, max_seq_length - doc_stride - special - 1)))
+    context_id = 1 if pad_right else 0
+    cls_id = tokenizer.cls_token_id
+    input_ids: list[list[int]] = encoded["input_ids"]
+    offsets_out: list[np.ndarray] = []
+    cls_index = np.zeros(len(input_ids), dtype=np.int64)
+    for w, ids in enumerate(input_ids):
+        seq = encoded.sequence_ids(w)
+        offsets = np.asarray(encoded["offset_mapping"][w], dtype=np.int64).reshape(-1, 2)
+        in_context = np.fromiter((s == context_id for s in seq), dtype=bool, count=len(seq))
+        offsets[~in_context] = -1
+        offsets_out.append(offsets)
+        if cls_id is not None and cls_id in ids:
+            cls_index[w] = ids.index(cls_id)
+    token_type_ids = encoded.get("token_type_ids")
+    return Windows(
+        input_ids=input_ids,
+        token_type_ids=token_type_ids,
+        example_index=np.asarray(encoded["overflow_to_sample_mapping"], dtype=np.int64),
+        offsets=offsets_out,
+        cls_index=cls_index,
+    )
+
+
+def length_sorted_batches(lengths: np.ndarray, batch_size: int) -> list[np.ndarray]:
+    """Window indices, longest first, cut into batches: little padding, and OOM shows up at once."""
+    order = np.argsort(-lengths, kind="stable")
+    return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
+
+
+def _resolve_device(requested: str) -> str:
+    import torch
+
+    base = requested.split(":")[0]
+    if base == "auto":
+        if torch.cuda.is_available():
+            base = "cuda"
+        elif getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+            base = "mps"
+        else:
+            base = "cpu"
+        requested = base
+    if base == "cuda":
+        if not torch.cuda.is_available():
+            raise InputError("device 'cuda' requested but no CUDA GPU is visible", hint="use --device cpu or auto")
+        if requested == "cuda" and distributed.is_distributed():
+            return distributed.cuda_device_for_rank()
+    if base == "mps" and not (getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()):
+        raise InputError("device 'mps' requested but Metal is not available", hint="use --device cpu or auto")
+    return requested
+
+
+def _autocast_dtype(device: str, precision: str) -> Any:
+    """None for fp32; bf16 on GPUs that support it, else fp16, when precision is 'auto'."""
+    import torch
+
+    base = device.split(":")[0]
+    if precision == "fp32" or (precision == "auto" and base != "cuda"):
+        return None
+    if precision == "auto":
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    return torch.bfloat16 if precision == "bf16" else torch.float16
+
+
+def _max_positions(model: Any, tokenizer: Any) -> int:
+    config = model.config
+    limit = getattr(config, "max_position_embeddings", None)
+    limit = int(limit) - _POSITION_OFFSET.get(getattr(config, "model_type", ""), 0) if limit else 10**9
+    tok_limit = getattr(tokenizer, "model_max_length", None)
+    if isinstance(tok_limit, int) and 0 < tok_limit < 10**6:
+        limit = min(limit, tok_limit)
+    return limit
+
+
+class QAModelRunner:
+    """Loads one QA model and answers lists of SQuAD questions with it."""
+
+    def __init__(self, spec: ModelSpec, settings: InferenceSettings) -> None:
+        import torch
+
+        self.spec = spec
+        self.requested_settings = settings
+        self.device = _resolve_device(settings.device)
+        if settings.int8 and not self.device.startswith("cpu"):
+            raise InputError("int8 dynamic quantization runs on CPU only", hint="drop --int8 or use --device cpu")
+        model, tokenizer, fingerprint = load_model_and_tokenizer(spec)
+        self.model_fingerprint: str = fingerprint
+        self.tokenizer = tokenizer
+        max_len = min(settings.max_seq_length, _max_positions(model, tokenizer))
+        stride = min(settings.doc_stride, max_len // 2)
+        # What actually runs (capped by the model): use these fields in signatures.
+        self.settings = replace(settings, max_seq_length=max_len, doc_stride=stride)
+        if settings.int8:
+            model = self._quantize(model)
+        self.model = model.to(self.device)
+        self.model.eval()
+        self._autocast = _autocast_dtype(self.device, settings.precision)
+        accepted = set(inspect.signature(self.model.forward).parameters)
+        self._pass_token_types = "token_type_ids" in accepted
+        pad = tokenizer.pad_token_id
+        self._pad_id = int(pad) if pad is not None else 0
+        self._pad_left = getattr(tokenizer, "padding_side", "right") == "left"
+        self._torch = torch
+
+    @staticmethod
+    def _quantize(model: Any) -> Any:
+        import torch
+        from torch.ao.quantization import quantize_dynamic
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+
+    # ------------------------------------------------------------------ forward
+
+    def _forward(self, windows: Windows, batch: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Start/end logits (float32, unpadded) of one batch of windows."""
+        torch = self._torch
+        lengths = [len(windows.input_ids[w]) for w in batch]
+        width = max(lengths)
+        ids = np.full((len(batch), width), self._pad_id, dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        types = np.zeros((len(batch), width), dtype=np.int64) if windows.token_type_ids is not None and self._pass_token_types else None
+        for row, (w, n) in enumerate(zip(batch, lengths)):
+            cols = slice(width - n, width) if self._pad_left else slice(0, n)
+            ids[row, cols] = windows.input_ids[w]
+            mask[row, cols] = 1
+            if types is not None:
+                types[row, cols] = windows.token_type_ids[w]  # type: ignore[index]
+        inputs = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
+        if types is not None:
+            inputs["token_type_ids"] = torch.from_numpy(types)
+        inputs = {key: value.to(self.device) for key, value in inputs.items()}
+        autocast = (
+            torch.autocast(device_type=self.device.split(":")[0], dtype=self._autocast)
+            if self._autocast is not None
+            else contextlib.nullcontext()
+        )
+        with torch.inference_mode(), autocast:
+            output = self.model(**inputs)
+        start = output.start_logits.float().cpu().numpy()
+        end = output.end_logits.float().cpu().numpy()
+        starts, ends = [], []
+        for row, n in enumerate(lengths):
+            cols = slice(width - n, width) if self._pad_left else slice(0, n)
+            starts.append(np.ascontiguousarray(start[row, cols]))
+            ends.append(np.ascontiguousarray(end[row, cols]))
+        return starts, ends
+
+    def _run_batches(
+        self, windows: Windows, batches: list[np.ndarray], on_progress: Callable[[int], None] | None
+    ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """Run the given batches; report questions whose windows (among these batches) are all done."""
+        remaining: dict[int, int] = {}
+        for batch in batches:
+            for w in batch:
+                example = int(windows.example_index[w])
+                remaining[example] = remaining.get(example, 0) + 1
+        logits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for batch in batches:
+            starts, ends = self._forward(windows, batch)
+            done = 0
+            for w, s, e in zip(batch, starts, ends):
+                logits[int(w)] = (s, e)
+                example = int(windows.example_index[w])
+                remaining[example] -= 1
+                done += remaining[example] == 0
+            if on_progress is not None and done:
+                on_progress(done)
+        return logits
+
+    # ------------------------------------------------------------------ decoding
+
+    def _decode(
+        self, examples: Sequence[QAExample], windows: Windows, logits: dict[int, tuple[np.ndarray, np.ndarray]]
+    ) -> dict[str, Prediction]:
+        settings = self.settings
+        by_example: dict[int, list[int]] = {}
+        for w in range(len(windows)):
+            by_example.setdefault(int(windows.example_index[w]), []).append(w)
+        choices: dict[int, Any] = {}
+        for chunk in _chunks(list(range(len(windows))), _DECODE_CHUNK):
+            width = max(len(logits[w][0]) for w in chunk)
+            start = np.full((len(chunk), width), -np.inf, dtype=np.float32)
+            end = np.full((len(chunk), width), -np.inf, dtype=np.float32)
+            mask = np.zeros((len(chunk), width), dtype=bool)
+            for row, w in enumerate(chunk):
+                s, e = logits[w]
+                start[row, : len(s)] = s
+                end[row, : len(e)] = e
+                mask[row, : len(s)] = windows.offsets[w][:, 0] >= 0
+            spans = best_spans(
+                start, end, mask, windows.cls_index[chunk],
+                n_best=settings.n_best, max_answer_length=settings.max_answer_length,
+            )
+            choices.update(zip(chunk, spans))
+        predictions: dict[str, Prediction] = {}
+        for index, example in enumerate(examples):
+            ws = by_example.get(index, [])
+            decoded = decode_question(
+                [choices[w] for w in ws], [windows.offsets[w] for w in ws], example.context,
+                null_threshold=settings.null_threshold,
+            )
+            predictions[example.id] = Prediction(example.id, decoded.text, decoded.null_odds)
+        return predictions
+
+    # ------------------------------------------------------------------ public
+
+    def predict(
+        self, examples: Sequence[QAExample], *, on_progress: Callable[[int], None] | None = None
+    ) -> dict[str, Prediction]:
+        """Answer every question. Under a launcher every process must call this with the same examples;
+        the main process gets all predictions, the others an empty dict."""
+        examples = list(examples)
+        if not examples:
+            return {}
+        windows = build_windows(self.tokenizer, examples, self.settings.max_seq_length, self.settings.doc_stride)
+        batches = length_sorted_batches(windows.lengths, self.settings.batch_size)
+        world = distributed.world_size()
+        if world <= 1:
+            logits = self._run_batches(windows, batches, on_progress)
+            return self._decode(examples, windows, logits)
+        distributed.init_process_group(self.device)
+        mine = batches[distributed.rank() :: world]
+        local = self._run_batches(windows, mine, on_progress if distributed.is_main_process() else None)
+        gathered = distributed.gather_objects(local)
+        if gathered is None:
+            return {}
+        logits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for part in gathered:
+            for w, pair in part.items():
+                logits.setdefault(w, pair)  # a window computed twice counts once
+        missing = len(windows) - len(logits)
+        if missing:
+            raise RuntimeError(f"{missing} windows were not computed by any process")
+        if on_progress is not None:
+            reported = _questions_complete_within(windows, mine)
+            on_progress(len(examples) - reported)
+        return self._decode(examples, windows, logits)
+
+
+def _questions_complete_within(windows: Windows, batches: list[np.ndarray]) -> int:
+    """How many questions have all their windows inside `batches` (what the main process already reported)."""
+    total = np.bincount(windows.example_index)
+    local = np.zeros_like(total)
+    for batch in batches:
+        np.add.at(local, windows.example_index[batch], 1)
+    return int(np.sum((local == total) & (total > 0)))
+
+
+def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]

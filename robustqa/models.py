@@ -1,0 +1,242 @@
+"""Which model: aliases for public SQuAD 2.0 checkpoints, name resolution, loading with clear errors.
+
+A user names a model by alias (`electra-large`), by hub id (`deepset/roberta-base-squad2`) or by a
+local folder. Resolution is pure (no network, no torch) so the CLI can reject a typo before loading
+anything; loading maps every way `from_pretrained` can fail (offline, no such repository, not a QA
+model, remote code needed) to one `ModelLoadError` line that names the model and says what to do.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from robustqa.errors import ModelLoadError
+
+
+@dataclass(frozen=True)
+class ModelCard:
+    """A public SQuAD 2.0 checkpoint and the dev-set scores its model card reports."""
+
+    alias: str
+    hub_id: str
+    architecture: str
+    reported_exact: float
+    reported_f1: float
+    source: str  # where the figures come from
+
+
+def _card(alias: str, hub_id: str, architecture: str, exact: float, f1: float, where: str) -> ModelCard:
+    return ModelCard(alias, hub_id, architecture, exact, f1, f"https://huggingface.co/{hub_id} ({where})")
+
+
+# Figures as the model cards state them for the SQuAD 2.0 dev set (11,873 questions). deepset cards:
+# the model-index entry for squad_v2/validation; ahotrod and mrm8488 cards: the results table of the README
+# (official evaluate-v2.0 output of run_squad.py).
+MODEL_ALIASES: dict[str, ModelCard] = {
+    card.alias: card
+    for card in (
+        _card("electra-large", "ahotrod/electra_large_discriminator_squad2_512", "electra", 87.0968, 89.9834, "README results"),
+        _card("electra-base", "deepset/electra-base-squad2", "electra", 77.6074, 81.7181, "model-index, squad_v2 validation"),
+        _card("electra-small", "mrm8488/electra-small-finetuned-squadv2", "electra", 69.7128, 73.4440, "README results"),
+        _card("bert-large", "deepset/bert-large-uncased-whole-word-masking-squad2", "bert", 80.8846, 83.8765, "model-index, squad_v2 validation"),
+        _card("bert-base", "deepset/bert-base-uncased-squad2", "bert", 75.6529, 78.6191, "model-index, squad_v2 validation"),
+        _card("roberta-base", "deepset/roberta-base-squad2", "roberta", 79.9309, 82.9501, "model-index, squad_v2 validation"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A resolved model: what the user typed, what `from_pretrained` gets, and where it lives."""
+
+    name: str
+    model_id: str  # hub id or absolute folder path
+    is_local: bool
+    trust_remote_code: bool = False
+
+
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def _looks_like_path(name: str) -> bool:
+    return name.startswith((".", "/", "~")) or os.sep in name.strip("/") and not _HUB_ID.match(name)
+
+
+def resolve_model(name: str, *, trust_remote_code: bool = False) -> ModelSpec:
+    """Alias → hub id; existing folder → local spec; `owner/name` → hub spec; anything else is an error.
+
+    A folder wins over a hub id of the same spelling, as in `from_pretrained`.
+    """
+    text = name.strip()
+    if not text:
+        raise ModelLoadError("empty model name; give an alias (see `robustqa models`), a hub id or a folder")
+    if text in MODEL_ALIASES:
+        return ModelSpec(text, MODEL_ALIASES[text].hub_id, False, trust_remote_code)
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return ModelSpec(text, str(path.resolve()), True, trust_remote_code)
+    if path.exists():
+        raise ModelLoadError(f"model '{text}': is a file, not a model folder; give the folder that holds config.json")
+    if _looks_like_path(text):
+        raise ModelLoadError(f"model '{text}': no such folder; check the path, or give an alias or a hub id")
+    if _HUB_ID.match(text):
+        return ModelSpec(text, text, False, trust_remote_code)
+    close = difflib.get_close_matches(text, list(MODEL_ALIASES), n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    raise ModelLoadError(
+        f"unknown model '{text}': not an alias, a folder or a hub id (owner/name); {hint}"
+        f"aliases: {', '.join(MODEL_ALIASES)}"
+    )
+
+
+def model_slug(name: str) -> str:
+    """A filesystem-safe folder name for a model's run files (stable, readable, collision-resistant)."""
+    text = name.strip().rstrip("/\\")
+    if text in MODEL_ALIASES:
+        return text
+    if os.sep in text or text.startswith((".", "~")):
+        tail = Path(text).name or "model"
+    else:
+        tail = text
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "--", tail.replace("/", "--")).strip("-.") or "model"
+    if safe == text:
+        return safe
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:6]
+    return f"{safe}-{digest}"
+
+
+# --------------------------------------------------------------------------- loading
+
+_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".h5", ".msgpack")
+
+
+def local_fingerprint(folder: str | Path) -> str:
+    """A stable id of a local model folder: config content + tokenizer/weight file names, sizes, mtimes.
+
+    Hashing metadata, not bytes, keeps it instant for multi-GB weights; any rewrite of a file changes it.
+    """
+    folder = Path(folder)
+    digest = hashlib.sha256()
+    for path in sorted(folder.iterdir()):
+        if not path.is_file():
+            continue
+        stat = path.stat()
+        digest.update(path.name.encode("utf-8"))
+        if path.name == "config.json":
+            digest.update(path.read_bytes())
+        elif path.suffix in _WEIGHT_SUFFIXES or path.name.startswith("tokenizer") or path.name.startswith("vocab"):
+            digest.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return "local:" + digest.hexdigest()[:16]
+
+
+def _hub_revision(model_id: str, config: Any) -> str | None:
+    commit = getattr(config, "_commit_hash", None)
+    if commit:
+        return str(commit)
+    try:  # the snapshot folder of the hub cache is named after the commit
+        from huggingface_hub import try_to_load_from_cache
+
+        cached = try_to_load_from_cache(model_id, "config.json")
+        if isinstance(cached, str):
+            return Path(cached).parent.name
+    except Exception:  # noqa: BLE001 - a missing fingerprint only weakens caching
+        return None
+    return None
+
+
+def fingerprint(spec: ModelSpec, config: Any) -> str:
+    if spec.is_local:
+        return local_fingerprint(spec.model_id)
+    revision = _hub_revision(spec.model_id, config)
+    return f"hub:{spec.model_id}@{revision}" if revision else f"hub:{spec.model_id}"
+
+
+def _describe_failure(spec: ModelSpec, error: BaseException) -> str:
+    """Turn a from_pretrained exception into 'what is wrong; what to do'."""
+    text = str(error)
+    lowered = text.lower()
+    kind = type(error).__name__
+    offline = os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0", "false", "False")
+    if "trust_remote_code" in lowered:
+        return "needs custom code from its repository; rerun with --trust-remote-code if you trust it"
+    if kind in ("RepositoryNotFoundError", "GatedRepoError") or "is not a valid model identifier" in lowered or "404" in text:
+        return "no such model on the Hugging Face hub (or it is private/gated); check the id or log in with `hf auth login`"
+    if spec.is_local:
+        if "config.json" in lowered or "does not appear to have a file named" in lowered:
+            return "the folder has no usable config.json/weights; give a folder saved with save_pretrained"
+        return f"cannot load the folder ({kind}: {text.splitlines()[0] if text else ''})"
+    if offline or kind in ("LocalEntryNotFoundError", "ConnectionError", "OfflineModeIsEnabled") or any(
+        word in lowered for word in ("connect", "offline", "network", "resolve", "timed out", "cached files")
+    ):
+        return (
+            "cannot download it (no network, or HF_HUB_OFFLINE is set) and it is not in the local cache; "
+            "connect to the internet once, or download it elsewhere and pass the folder"
+        )
+    return f"cannot load it ({kind}: {text.splitlines()[0] if text else ''})"
+
+
+def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
+    """Load an extractive-QA model and its fast tokenizer; return (model, tokenizer, fingerprint).
+
+    Refuses checkpoints without a trained QA head (their span logits would be random).
+    """
+    import transformers
+    from transformers import AutoConfig, AutoModelForQuestionAnswering, AutoTokenizer
+
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
+    where = f"model '{spec.name}'" + (f" ({spec.model_id})" if spec.model_id != spec.name else "")
+    if spec.is_local and not (Path(spec.model_id) / "config.json").is_file():
+        raise ModelLoadError(f"{where}: the folder has no config.json; give a folder saved with save_pretrained")
+    kwargs = {"trust_remote_code": spec.trust_remote_code}
+    try:
+        config = AutoConfig.from_pretrained(spec.model_id, **kwargs)
+    except Exception as error:  # noqa: BLE001 - every failure becomes one line
+        raise ModelLoadError(f"{where}: {_describe_failure(spec, error)}") from None
+    try:
+        model, info = AutoModelForQuestionAnswering.from_pretrained(spec.model_id, config=config, output_loading_info=True, **kwargs)
+    except ValueError as error:
+        if "Unrecognized configuration class" in str(error) or "question" in str(error).lower():
+            raise ModelLoadError(
+                f"{where}: its architecture ({getattr(config, 'model_type', '?')}) has no extractive question-answering head; "
+                "give a model fine-tuned for SQuAD-style QA"
+            ) from None
+        raise ModelLoadError(f"{where}: {_describe_failure(spec, error)}") from None
+    except Exception as error:  # noqa: BLE001
+        raise ModelLoadError(f"{where}: {_describe_failure(spec, error)}") from None
+    missing = [key for key in info.get("missing_keys", ()) if "qa_outputs" in key or "qa_" in key]
+    if missing:
+        raise ModelLoadError(
+            f"{where}: is not fine-tuned for question answering (its QA head weights are missing: {', '.join(sorted(missing)[:2])}); "
+            "give a SQuAD-fine-tuned checkpoint"
+        )
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(spec.model_id, use_fast=True, **kwargs)
+    except Exception as error:  # noqa: BLE001
+        raise ModelLoadError(f"{where}: tokenizer: {_describe_failure(spec, error)}") from None
+    if not getattr(tokenizer, "is_fast", False):
+        raise ModelLoadError(f"{where}: has no fast (Rust) tokenizer, which character offsets need; save a tokenizer.json with it")
+    model.eval()
+    return model, tokenizer, fingerprint(spec, config)
+
+
+def alias_table() -> list[dict[str, Any]]:
+    """The aliases as plain rows, for `robustqa models` and the README."""
+    return [
+        {
+            "alias": card.alias,
+            "hub_id": card.hub_id,
+            "architecture": card.architecture,
+            "reported_exact": card.reported_exact,
+            "reported_f1": card.reported_f1,
+            "source": card.source,
+        }
+        for card in MODEL_ALIASES.values()
+    ]
+
