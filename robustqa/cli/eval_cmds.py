@@ -1,0 +1,119 @@
+"""`robustqa eval` and `robustqa models`: parse, call robustqa.evaluation, print.
+
+The library does the work and raises typed errors; this module only turns options into settings, prints
+the table and the signature (stdout) and a short summary (stderr), and leaves exit codes to the group.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+
+def _console(stream: object = None):  # -> rich.console.Console
+    """A rich console; wide when not a terminal so that piped tables are not folded."""
+    from rich.console import Console
+
+    file = stream or sys.stdout
+    is_tty = getattr(file, "isatty", lambda: False)()
+    return Console(file=file, width=None if is_tty else 220, soft_wrap=False)
+
+
+@click.command("eval")
+@click.argument("models", nargs=-1, required=True)
+@click.option("--clean", "clean_file", required=True, type=click.Path(path_type=Path, dir_okay=False), help="Official SQuAD 2.0 JSON file (e.g. dev-v2.0.json).")
+@click.option("--perturbed", "perturbed_file", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Perturbed file from `robustqa build-dataset`; omit to evaluate the clean set only.")
+@click.option("--output-dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache.")
+@click.option("--batch-size", default=32, show_default=True, type=click.IntRange(min=1), help="Windows per forward pass.")
+@click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda (or cuda:N) or mps.")
+@click.option("--precision", default="auto", show_default=True, type=click.Choice(["auto", "fp32", "bf16", "fp16"]), help="auto: bf16/fp16 autocast on GPU, fp32 on CPU.")
+@click.option("--max-seq-length", default=384, show_default=True, type=int, help="Window length in tokens (capped by the model).")
+@click.option("--doc-stride", default=128, show_default=True, type=int, help="Token overlap between windows of a long context.")
+@click.option("--null-threshold", default=0.0, show_default=True, type=float, help='Answer "" when null score − best span score exceeds this.')
+@click.option("--bootstrap", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples for the drop intervals.")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the bootstrap (in the signature).")
+@click.option("--int8", is_flag=True, help="Dynamic int8 quantization of the linear layers (CPU only; opt-in).")
+@click.option("--trust-remote-code", is_flag=True, help="Allow a hub model to run its own code (only for models you trust).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Evaluate only the first N clean questions (and their variants).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def eval_command(
+    models: tuple[str, ...],
+    clean_file: Path,
+    perturbed_file: Path | None,
+    output_dir: Path,
+    batch_size: int,
+    device: str,
+    precision: str,
+    max_seq_length: int,
+    doc_stride: int,
+    null_threshold: float,
+    bootstrap: int,
+    seed: int,
+    int8: bool,
+    trust_remote_code: bool,
+    limit: int | None,
+    quiet: bool,
+) -> None:
+    """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD 2.0: EM/F1 and the drop."""
+    from robustqa import distributed
+    from robustqa.evaluation import EvalConfig, run_evaluation
+    from robustqa.inference import InferenceSettings
+    from robustqa.report import print_table
+
+    settings = InferenceSettings(
+        max_seq_length=max_seq_length,
+        doc_stride=doc_stride,
+        batch_size=batch_size,
+        device=device,
+        precision=precision,
+        null_threshold=null_threshold,
+        int8=int8,
+    )
+    config = EvalConfig(
+        clean_file=clean_file,
+        perturbed_file=perturbed_file,
+        output_dir=output_dir,
+        settings=settings,
+        bootstrap=bootstrap,
+        seed=seed,
+        limit=limit,
+        trust_remote_code=trust_remote_code,
+        progress=not quiet,
+    )
+    try:
+        result = run_evaluation(models, config)
+    finally:
+        distributed.destroy_process_group()
+    if result is None:  # not the main process under torchrun
+        return
+    print_table([dict(result.report, run_dir=str(result.output_dir))], _console())
+    for outcome in result.outcomes:
+        parts = [f"clean: {outcome.clean.predicted} predicted, {outcome.clean.from_cache} from cache"]
+        if outcome.perturbed is not None:
+            parts.append(
+                f"perturbed: {outcome.perturbed.predicted} predicted, {outcome.perturbed.from_cache} from cache, "
+                f"{outcome.perturbed.reused} reused from clean (unchanged)"
+            )
+        click.echo(f"{outcome.slug}: " + "; ".join(parts), err=True)
+    click.echo(f"wrote {result.output_dir}/report.json", err=True)
+
+
+@click.command("models")
+def models() -> None:
+    """List the model aliases with their hub ids and the SQuAD 2.0 dev EM/F1 their model cards report."""
+    from rich.table import Table
+
+    from robustqa.models import alias_table
+
+    table = Table(title="robustqa model aliases (any hub id or local folder works too)", title_justify="left")
+    for column, justify in (("Alias", "left"), ("Hub id", "left"), ("Architecture", "left"), ("Dev EM", "right"), ("Dev F1", "right")):
+        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for row in alias_table():
+        table.add_row(row["alias"], row["hub_id"], row["architecture"], f"{row['reported_exact']:.2f}", f"{row['reported_f1']:.2f}")
+    console = _console()
+    console.print(table)
+    console.print("Dev EM/F1: SQuAD 2.0 dev set (11,873 questions), as each model card reports them.", highlight=False)
