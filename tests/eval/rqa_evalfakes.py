@@ -1,0 +1,106 @@
+"""Helpers of the evaluation tests: small SQuAD documents and a fake model runner (no model, milliseconds)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from robustqa.inference import Prediction
+
+CONTEXT_A = "Normandy is a region in France. The Normans gave their name to it in the 10th century."
+CONTEXT_B = "The steam engine uses steam pressure to do work. James Watt improved it in 1781."
+
+
+def _qa(qid: str, question: str, answer: str | None, context: str, **extra: Any) -> dict[str, Any]:
+    answers = [] if answer is None else [{"text": answer, "answer_start": context.index(answer)}]
+    return {"id": qid, "question": question, "answers": answers, "is_impossible": answer is None, **extra}
+
+
+def clean_document() -> dict[str, Any]:
+    return {
+        "version": "v2.0",
+        "data": [
+            {"title": "Normans", "paragraphs": [{"context": CONTEXT_A, "qas": [
+                _qa("a1", "In what country is Normandy located?", "France", CONTEXT_A),
+                _qa("a2", "When did the Normans give their name to Normandy?", "10th century", CONTEXT_A),
+                _qa("a3", "Who gave their name to Belgium?", None, CONTEXT_A),
+                _qa("a4", "What is Normandy?", "a region in France", CONTEXT_A),
+            ]}]},
+            {"title": "Steam", "paragraphs": [{"context": CONTEXT_B, "qas": [
+                _qa("b1", "Who improved the steam engine?", "James Watt", CONTEXT_B),
+                _qa("b2", "When did Watt improve it?", "1781", CONTEXT_B),
+                _qa("b3", "Who invented the jet engine?", None, CONTEXT_B),
+                _qa("b4", "What does the engine use to do work?", "steam pressure", CONTEXT_B),
+            ]}]},
+        ],
+    }
+
+
+# question id -> perturbed question (the others stay identical)
+CHANGED = {
+    "a1": "In what nation is Normandy situated?",
+    "a2": "When did the Normans give their name to Normandy?",  # unchanged text
+    "b1": "Who amended the steam engine?",
+    "b3": "Who devised the jet engine?",
+}
+
+
+def perturbed_document(*, variants: bool = False) -> dict[str, Any]:
+    doc = clean_document()
+    doc["signature"] = "recipe:qads@1.0|seed:13|robustqa:0.1.0"
+    doc["robustqa"] = {"recipe": {"name": "qads", "version": "1.0"}}
+    for article in doc["data"]:
+        for paragraph in article["paragraphs"]:
+            new_qas = []
+            for qa in paragraph["qas"]:
+                text = CHANGED.get(qa["id"], qa["question"])
+                copies = [1, 2] if variants else [None]
+                for k in copies:
+                    item = dict(qa, question=text)
+                    if text != qa["question"]:
+                        item["original_question"] = qa["question"]
+                    if k is not None:
+                        item["id"] = f"{qa['id']}-v{k}"
+                        item["source_id"] = qa["id"]
+                        if k == 2 and qa["id"] == "b2":  # one variant that does change
+                            item["question"] = "When did Watt amend it?"
+                    new_qas.append(item)
+            paragraph["qas"] = new_qas
+    return doc
+
+
+def write_json(path: Path, document: Any) -> Path:
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+@dataclass
+class FakeRunner:
+    """Answers with the gold text unless the question contains a "perturbed" word; records what it saw.
+
+    `fail_after` raises after that many `predict` calls, to simulate an interrupted run.
+    """
+
+    model_fingerprint: str = "fake:1"
+    fail_after: int | None = None
+    seen: list[str] = field(default_factory=list)
+    calls: int = 0
+
+    def predict(self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None) -> dict[str, Prediction]:
+        if self.fail_after is not None and self.calls >= self.fail_after:
+            raise KeyboardInterrupt("simulated interruption")
+        self.calls += 1
+        out = {}
+        for ex in examples:
+            self.seen.append(ex.id)
+            confused = any(word in ex.question for word in ("nation", "amended", "devised"))
+            gold = ex.answers[0].text if ex.answers else ""
+            text = "Belgium" if confused and ex.answers else ("" if confused else gold)
+            if ex.id.startswith("b3"):
+                text = "" if not confused else "James Watt"
+            out[ex.id] = Prediction(ex.id, text, -2.0 if text else 1.5)
+        if on_progress is not None:
+            on_progress(len(examples))
+        return out
