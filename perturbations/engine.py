@@ -14,14 +14,14 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from perturbations.constraints import acceptable_form, acceptable_lemma, position_reason
 from perturbations.inflect import agree_article, forms, inflect, match_case
 from perturbations.lexicon import lemma_of, synset_lemmas, wn_pos
 from perturbations.records import Perturbation, Substitution, Token
 from perturbations.text import is_word, tag
-from perturbations.wsd import context_bag, disambiguate
+from perturbations.wsd import context_bag, posterior
 
 if TYPE_CHECKING:
     from perturbations.recipes import Budget, Recipe
@@ -44,19 +44,31 @@ def lemma_forms(lemma: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=200_000)
-def _candidate_forms(synset_name: str, tag_: str, word_low: str, lemma: str) -> tuple[str, ...]:
-    """Acceptable inflected synonyms (lower-case) from one synset, ranked by cntlist count then name."""
+def _candidate_forms(synset_name: str, tag_: str, word_low: str, lemma: str) -> tuple[tuple[str, str], ...]:
+    """(lemma name, inflected form) of the acceptable synonyms in one synset, ranked by cntlist count
+    then name; forms lower-case, words separated by spaces."""
     own_forms = lemma_forms(lemma)
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
     for name, _count in synset_lemmas(synset_name):
         if not acceptable_lemma(name, word_low, lemma):
             continue
         form = inflect(name, tag_)
-        if form is None or not acceptable_form(form, word_low, lemma, own_forms):
+        if form is None or form in seen or not acceptable_form(form, word_low, lemma, own_forms):
             continue
-        if form not in out:
-            out.append(form)
+        seen.add(form)
+        out.append((name, form))
     return tuple(out)
+
+
+def _synonym_mass(form: str, tag_: str, dist: list[tuple[Any, float]]) -> float:
+    """Probability that `form` is a synonym of the word in context: the posterior mass of every
+    sense of the word that has `form` among its (inflected) lemmas."""
+    total = 0.0
+    for syn, p in dist:
+        if any(inflect(name, tag_) == form for name, _ in synset_lemmas(syn.name())):
+            total += p
+    return min(1.0, total)
 
 
 @dataclass(frozen=True)
@@ -68,8 +80,13 @@ class _Option:
     pos: str
     synset: str
     confidence: float
-    replacements: tuple[str, ...]
+    replacements: tuple[tuple[str, str, float], ...]  # (lemma name, form, confidence), ranked by cntlist
     forced: bool = False
+
+    @property
+    def group(self) -> tuple[str, str]:
+        """Occurrences of the same lemma and POS in one text change together, to the same synonym."""
+        return (self.lemma, self.pos)
 
 
 def _strip_article(phrase: str) -> str:
@@ -159,26 +176,28 @@ def perturb_text(
             name, syn_name, conf = edited[(lemma, pos)]
             form = inflect(name, tok.tag)
             if form is not None and acceptable_form(form, low, lemma, lemma_forms(lemma)):
-                options.append(_Option(i, lemma, pos, syn_name, conf, (form,), forced=True))
+                options.append(_Option(i, lemma, pos, syn_name, conf, ((name, form, conf),), forced=True))
             else:
                 skipped["consistency"] += 1
             continue
         if (lemma, pos) in kept:
             skipped["consistency"] += 1
             continue
-        result = disambiguate(tf.wsd, lemma, pos, context)
-        if result is None:
+        dist = posterior(tf.wsd, lemma, pos, context)
+        if not dist:
             skipped["no-sense"] += 1
             continue
-        syn, conf = result
-        if conf < tf.threshold:
-            skipped["low-confidence"] += 1
-            continue
+        syn = dist[0][0] if tf.wsd == "first-sense" else max(enumerate(dist), key=lambda kv: (kv[1][1], -kv[0]))[1][0]
         cands = _candidate_forms(syn.name(), tok.tag, low, lemma)
         if not cands:
             skipped["no-candidate"] += 1
             continue
-        options.append(_Option(i, lemma, pos, syn.name(), conf, cands))
+        scored = [(name, form, _synonym_mass(form, tok.tag, dist)) for name, form in cands]
+        sure = tuple(c for c in scored if c[2] >= tf.threshold)
+        if not sure:
+            skipped["low-confidence"] += 1
+            continue
+        options.append(_Option(i, lemma, pos, syn.name(), max(c[2] for c in sure), sure))
 
     chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant)
     skipped["budget"] += len(options) - len(chosen)
@@ -199,19 +218,25 @@ def perturb_text(
 def _spend_budget(options: list[_Option], n_words: int, budget: "Budget", rng: random.Random, variant: int) -> list[_Option]:
     """Keep the forced (consistency) edits, then the most confident words up to the budget.
 
+    The budget counts distinct words (lemma and POS): every occurrence of a chosen word changes.
     Variant 0 takes the most confident words (ties broken by the generator); other variants sample
     words without replacement with probability growing with confidence (Efraimidis-Spirakis keys).
     """
     limit = min(budget.max_substitutions, max(budget.min_substitutions, math.floor(budget.rate * n_words + 1e-9)))
-    forced = [o for o in options if o.forced]
-    free = [o for o in options if not o.forced]
+    forced_groups = {o.group for o in options if o.forced}
+    confidence: dict[tuple[str, str], float] = {}
+    for o in options:
+        if o.group not in forced_groups:
+            confidence[o.group] = max(confidence.get(o.group, 0.0), o.confidence)
+    groups = sorted(confidence)  # a fixed order before drawing, so draws do not depend on dict order
     if variant == 0:
-        keyed = [((-o.confidence, rng.random()), o) for o in free]
+        keyed = [((-confidence[g], rng.random()), g) for g in groups]
     else:
-        keyed = [((-(rng.random() ** (1.0 / max(o.confidence, 1e-6))), 0.0), o) for o in free]
+        keyed = [((-(rng.random() ** (1.0 / max(confidence[g], 1e-6))), 0.0), g) for g in groups]
     keyed.sort(key=lambda x: x[0])
-    room = max(0, limit - len(forced))
-    return forced + [o for _, o in keyed[:room]]
+    room = max(0, limit - len(forced_groups))
+    keep = forced_groups | {g for _, g in keyed[:room]}
+    return [o for o in options if o.group in keep]
 
 
 @dataclass(frozen=True)
@@ -240,36 +265,31 @@ def _apply(
 
     edits: list[_Edit] = []
     pick = rng_for(seed, key + "#synonym", variant)
+    group_choice: dict[tuple[str, str], str] = {}  # the synonym (lemma name) each word got
     for opt in sorted(chosen, key=lambda o: o.index):
         tok = tokens[opt.index]
         order = list(opt.replacements)
-        if variant and len(order) > 1:
+        if opt.group in group_choice:
+            order = [r for r in order if r[0] == group_choice[opt.group]]
+        elif variant and len(order) > 1:
             first = pick.randrange(len(order))
             order = order[first:] + order[:first]
         prev = tokens[opt.index - 1] if opt.index > 0 else None
         article = prev if prev is not None and prev.text.lower() in ("a", "an") else None
-        done = False
-        for form in order:
+        for name, form, conf in order:
             new_word = match_case(tok.text, form)
-            if article is None:
-                edits.append(_Edit(tok.start, tok.end, new_word, tok.start, tok.tag, opt.synset, opt.confidence))
-                done = True
-                break
-            new_article = agree_article(article.text, new_word)
-            if new_article == article.text:
-                edits.append(_Edit(tok.start, tok.end, new_word, tok.start, tok.tag, opt.synset, opt.confidence))
-                done = True
-                break
-            if overlaps(article.start, article.end, frozen):
-                continue
-            between = text[article.end : tok.start]
-            edits.append(
-                _Edit(article.start, tok.end, new_article + between + new_word, tok.start, tok.tag, opt.synset, opt.confidence)
-            )
-            done = True
+            start, replacement = tok.start, new_word
+            if article is not None:
+                new_article = agree_article(article.text, new_word)
+                if new_article != article.text:
+                    if overlaps(article.start, article.end, frozen):
+                        continue
+                    start, replacement = article.start, new_article + text[article.end : tok.start] + new_word
+            edits.append(_Edit(start, tok.end, replacement, tok.start, tok.tag, opt.synset, conf))
+            group_choice.setdefault(opt.group, name)
             break
-        if not done:
-            skipped["frozen"] += 1
+        else:
+            skipped["frozen" if order else "consistency"] += 1
     return edits
 
 

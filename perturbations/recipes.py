@@ -28,7 +28,7 @@ class WordNetSynonyms:
     """
 
     wsd: str = "enhanced-lesk"
-    threshold: float = 0.5
+    threshold: float = 0.8
     pos: tuple[str, ...] = WN_POS
     use_context: bool = True
 

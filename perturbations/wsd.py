@@ -27,7 +27,7 @@ from perturbations.text import tokenize
 METHODS: tuple[str, ...] = ("first-sense", "lesk", "enhanced-lesk")
 
 # Smoothing of the cntlist prior and weight of one overlapping word (tuned on SemEval-2007, see README).
-PRIOR_SMOOTHING = 1.0
+PRIOR_SMOOTHING = 0.3
 OVERLAP_WEIGHT = 0.5
 RELATED_WEIGHT = 0.5
 
@@ -113,32 +113,31 @@ def _posterior(scores: list[float]) -> list[float]:
     return [e / z for e in exps]
 
 
-def first_sense(lemma: str, pos: str, context: frozenset[str] = frozenset()) -> tuple[Any, float] | None:
-    """The first WordNet sense; confidence = its smoothed share of the lemma's cntlist counts."""
+def first_sense_posterior(lemma: str, pos: str, context: frozenset[str] = frozenset()) -> list[tuple[Any, float]]:
+    """Each sense with its smoothed cntlist share (the context is ignored)."""
     cands = senses(lemma, pos)
     if not cands:
-        return None
+        return []
     priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
-    return cands[0][0], priors[0]
+    return [(s, p) for (s, _), p in zip(cands, priors)]
 
 
-def lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
-    """Simplified Lesk: most gloss/example overlap with the context; ties go to the earlier sense."""
+def lesk_posterior(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
+    """Simplified Lesk: gloss/example overlap with the context, uniform prior."""
     cands = senses(lemma, pos)
     if not cands:
-        return None
+        return []
     ctx = context - {lemma}
     overlaps = [len(ctx & simple_signature(s.name())) for s, _ in cands]
     post = _posterior([OVERLAP_WEIGHT * o for o in overlaps])
-    best = max(range(len(cands)), key=lambda i: (overlaps[i], -i))
-    return cands[best][0], post[best]
+    return [(s, p) for (s, _), p in zip(cands, post)]
 
 
-def enhanced_lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
+def enhanced_lesk_posterior(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
     """Enhanced Lesk with the cntlist prior: see the module docstring."""
     cands = senses(lemma, pos)
     if not cands:
-        return None
+        return []
     ctx = context - {lemma}
     priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
     scores = []
@@ -147,8 +146,43 @@ def enhanced_lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, f
         overlap = len(ctx & own) + RELATED_WEIGHT * len(ctx & related)
         scores.append(math.log(prior) + OVERLAP_WEIGHT * overlap)
     post = _posterior(scores)
-    best = max(range(len(cands)), key=lambda i: (post[i], -i))
-    return cands[best][0], post[best]
+    return [(s, p) for (s, _), p in zip(cands, post)]
+
+
+def _best(dist: list[tuple[Any, float]]) -> tuple[Any, float] | None:
+    """The most probable sense; ties go to the earlier (more frequent) WordNet sense."""
+    if not dist:
+        return None
+    best = max(range(len(dist)), key=lambda i: (dist[i][1], -i))
+    return dist[best]
+
+
+def first_sense(lemma: str, pos: str, context: frozenset[str] = frozenset()) -> tuple[Any, float] | None:
+    """The first WordNet sense; confidence = its smoothed share of the lemma's cntlist counts."""
+    dist = first_sense_posterior(lemma, pos, context)
+    return dist[0] if dist else None
+
+
+def lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
+    """Simplified Lesk: most gloss/example overlap with the context; ties go to the earlier sense."""
+    return _best(lesk_posterior(lemma, pos, context))
+
+
+def enhanced_lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
+    """Enhanced Lesk (gloss, examples, lemmas, hypernym/hyponym glosses) combined with the cntlist prior."""
+    return _best(enhanced_lesk_posterior(lemma, pos, context))
+
+
+_POSTERIORS = {
+    "first-sense": first_sense_posterior,
+    "lesk": lesk_posterior,
+    "enhanced-lesk": enhanced_lesk_posterior,
+}
+
+
+def posterior(method: str, lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
+    """Every sense of `lemma` with the named method's probability, in WordNet order."""
+    return _POSTERIORS[method](lemma, pos, context)
 
 
 _DISPATCH = {"first-sense": first_sense, "lesk": lesk, "enhanced-lesk": enhanced_lesk}

@@ -1,0 +1,197 @@
+"""Word-sense quality of the engine on SemEval-2007 (Raganato et al. 2017 unified format).
+
+Two figures:
+(a) all-words accuracy of each WSD method (given the instance's lemma and POS, context = its sentence),
+    with NLTK's own simplified Lesk (`nltk.wsd.lesk`) as the named baseline;
+(b) sense precision of a recipe: each sentence (tokens joined by spaces) is perturbed, and every
+    substitution that lands on an annotated instance is correct when its replacement is a lemma of the
+    gold synset; also substitutions per sentence on annotated words.
+
+By default (b) goes through the CLI, `robustqa perturb --json --input FILE`, as the issue asks
+(`--via engine` calls the engine in-process; both give the same substitutions).
+The set is also the tuning set of the WSD parameters: say so wherever these figures are quoted.
+
+    NLTK_DATA=../shared/nltk_data python benchmarks/wsd_eval.py [--wsd-dir ../shared/wsd] [--recipe qads]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+
+UPOS_TO_WN = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
+
+
+@dataclass(frozen=True)
+class Instance:
+    id: str
+    lemma: str
+    pos: str  # WordNet POS
+    start: int  # character span in the sentence text (tokens joined by spaces)
+    end: int
+    gold: frozenset[str]  # gold synset names
+
+
+@dataclass(frozen=True)
+class Sentence:
+    id: str
+    text: str
+    words: tuple[str, ...]
+    instances: tuple[Instance, ...]
+
+
+def load(wsd_dir: Path) -> list[Sentence]:
+    """Sentences with their annotated instances and gold synsets."""
+    from perturbations.lexicon import wordnet
+
+    wn = wordnet()
+    gold: dict[str, frozenset[str]] = {}
+    for line in (wsd_dir / "semeval2007.gold.key.txt").read_text().splitlines():
+        parts = line.split()
+        if parts:
+            gold[parts[0]] = frozenset(wn.lemma_from_key(k).synset().name() for k in parts[1:])
+    out = []
+    root = ET.parse(wsd_dir / "semeval2007.data.xml").getroot()
+    for sent in root.iter("sentence"):
+        words: list[str] = []
+        insts: list[Instance] = []
+        pos = 0
+        for el in sent:
+            word = el.text or ""
+            start = pos + (1 if words else 0)
+            if el.tag == "instance" and el.get("pos") in UPOS_TO_WN:
+                insts.append(
+                    Instance(el.get("id", ""), el.get("lemma", ""), UPOS_TO_WN[el.get("pos", "")], start, start + len(word), gold[el.get("id", "")])
+                )
+            words.append(word)
+            pos = start + len(word)
+        out.append(Sentence(sent.get("id", ""), " ".join(words), tuple(words), tuple(insts)))
+    return out
+
+
+def all_words_accuracy(sentences: list[Sentence]) -> dict[str, float]:
+    """Accuracy of each engine WSD method and of nltk.wsd.lesk on every instance."""
+    from nltk.wsd import lesk as nltk_lesk
+
+    from perturbations import wsd
+
+    methods = {m: 0 for m in wsd.METHODS}
+    methods["nltk-lesk (baseline)"] = 0
+    total = 0
+    for s in sentences:
+        context = wsd.bag(s.words)
+        for inst in s.instances:
+            total += 1
+            lemma = inst.lemma.lower()
+            for m in wsd.METHODS:
+                res = wsd.disambiguate(m, lemma, inst.pos, context)
+                methods[m] += int(res is not None and res[0].name() in inst.gold)
+            syn = nltk_lesk(list(s.words), lemma, inst.pos)
+            methods["nltk-lesk (baseline)"] += int(syn is not None and syn.name() in inst.gold)
+    return {m: c / total for m, c in methods.items()} | {"instances": total}
+
+
+def perturb_records(sentences: list[Sentence], recipe: str, via: str, seed: int, overrides: dict[str, Any]) -> list[dict[str, Any]]:
+    """One `robustqa perturb --json` record per sentence, from the CLI or the engine."""
+    if via == "cli":
+        exe = shutil.which("robustqa")
+        if exe is None:
+            raise SystemExit("the `robustqa` console script is not installed: run `pip install -e . --no-deps`")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "sentences.txt"
+            path.write_text("".join(s.text + "\n" for s in sentences), encoding="utf-8")
+            cmd = [exe, "perturb", "--json", "--input", str(path), "--recipe", recipe, "--seed", str(seed)]
+            for key, value in overrides.items():
+                cmd += [f"--{key}", str(value)]
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"robustqa perturb failed ({done.returncode}): {done.stderr.strip()}")
+        return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    from perturbations import get_recipe
+
+    r = get_recipe(recipe, **overrides)
+    return [r.perturb(s.text, seed=seed, key=str(i)).to_dict() for i, s in enumerate(sentences)]
+
+
+def _word_of(phrase: str) -> str:
+    head, _, rest = phrase.partition(" ")
+    return rest if rest and head.lower() in ("a", "an") else phrase
+
+
+def sense_precision(sentences: list[Sentence], records: list[dict[str, Any]]) -> dict[str, float]:
+    """Share of substitutions on annotated instances whose replacement is a lemma of the gold synset."""
+    from perturbations.inflect import inflect
+    from perturbations.lexicon import synset
+
+    on_instances = correct = synset_right = all_subs = 0
+    wrong: list[str] = []
+    for s, rec in zip(sentences, records):
+        assert rec["text"] == s.text, "records out of order"
+        for sub in rec["substitutions"]:
+            all_subs += 1
+            inst = next((i for i in s.instances if sub["start"] < i.end and i.start < sub["end"]), None)
+            if inst is None:
+                continue
+            on_instances += 1
+            rep = _word_of(sub["replacement"]).lower()
+            names = {n for g in inst.gold for n in synset(g).lemma_names()}
+            ok = any(inflect(n, sub["pos"]) == rep or n.replace("_", " ").lower() == rep for n in names)
+            correct += int(ok)
+            synset_right += int(sub["synset"] in inst.gold)
+            if not ok:
+                wrong.append(f"{sub['original']} -> {sub['replacement']} ({sub['synset']}; gold {sorted(inst.gold)})")
+    n = len(sentences)
+    return {
+        "sentences": n,
+        "substitutions": all_subs,
+        "substitutions_on_instances": on_instances,
+        "sense_precision": correct / on_instances if on_instances else 0.0,
+        "synset_precision": synset_right / on_instances if on_instances else 0.0,
+        "subs_per_sentence_on_instances": on_instances / n,
+        "wrong_examples": wrong[:15],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--wsd-dir", type=Path, default=REPO.parent / "shared" / "wsd")
+    ap.add_argument("--recipe", default="qads")
+    ap.add_argument("--via", choices=("cli", "engine"), default="cli")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--threshold", type=float, default=None)
+    ap.add_argument("--rate", type=float, default=None)
+    ap.add_argument("--wsd", default=None)
+    args = ap.parse_args()
+    overrides = {k: v for k, v in (("threshold", args.threshold), ("rate", args.rate), ("wsd", args.wsd)) if v is not None}
+
+    sentences = load(args.wsd_dir)
+    acc = all_words_accuracy(sentences)
+    print(f"(a) all-words accuracy on SemEval-2007 ({acc.pop('instances'):.0f} instances):")
+    for m, a in acc.items():
+        print(f"    {m:22s} {100 * a:5.1f}%")
+    records = perturb_records(sentences, args.recipe, args.via, args.seed, overrides)
+    res = sense_precision(sentences, records)
+    print(f"(b) recipe {args.recipe} {overrides or ''} via {args.via}, {res['sentences']} sentences:")
+    print(f"    substitutions: {res['substitutions']} ({res['substitutions_on_instances']} on annotated words)")
+    print(f"    sense precision (replacement is a lemma of the gold synset): {100 * res['sense_precision']:.1f}%")
+    print(f"    chosen synset is a gold synset:                              {100 * res['synset_precision']:.1f}%")
+    print(f"    substitutions per sentence on annotated words:               {res['subs_per_sentence_on_instances']:.3f}")
+    for w in res["wrong_examples"]:
+        print(f"    wrong: {w}")
+
+
+if __name__ == "__main__":
+    main()
