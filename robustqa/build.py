@@ -1,0 +1,333 @@
+"""Building a perturbed SQuAD 2.0 dataset from a clean one with a recipe.
+
+The unit of work is a paragraph: its context is edited at most once (with every answer span of every
+question frozen), then each question is perturbed with the paragraph as word-sense context. Every call
+to the engine is keyed by the question id (or a hash of the context) and the seed, so a question's result
+never depends on which other questions are in the file or in which order, or in which worker process,
+paragraphs are handled; `workers=N` therefore writes the same bytes as one worker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import perturbations
+from perturbations.records import Perturbation
+from robustqa.errors import InputError, SpanIntegrityError
+from robustqa.rewrite import apply_substitutions, rewrite_answers
+from robustqa.signature import Signature
+from robustqa.squad import PARAGRAPH_ORDER, QA_ORDER, Answer, Paragraph, SquadDataset, check_unique_ids, ordered
+
+DEFAULT_RECIPE = "qads"
+DEFAULT_SEED = 13
+_OWN_QA_KEYS = frozenset(QA_ORDER)
+_OWN_PARAGRAPH_KEYS = frozenset(PARAGRAPH_ORDER)
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    """What a build did: the closing summary of the CLI and the `summary` record of the file."""
+
+    questions: int = 0  # questions read
+    written: int = 0  # questions written (more than read with --variants)
+    changed: int = 0  # questions read of which at least one written variant differs from the source
+    substitutions: int = 0  # substitutions in the written file (question and context edits)
+    skipped: tuple[tuple[str, int], ...] = ()  # words left alone, per reason (default variant only)
+    seconds: float = 0.0
+
+    def merge(self, other: "BuildSummary") -> "BuildSummary":
+        skipped = Counter(dict(self.skipped))
+        skipped.update(dict(other.skipped))
+        return BuildSummary(
+            self.questions + other.questions,
+            self.written + other.written,
+            self.changed + other.changed,
+            self.substitutions + other.substitutions,
+            tuple(sorted(skipped.items())),
+            self.seconds + other.seconds,
+        )
+
+    def to_file_dict(self) -> dict[str, Any]:
+        """The reproducible part (no timings), as FORMATS.md specifies it."""
+        return {"questions": self.questions, "changed": self.changed, "substitutions": self.substitutions, "skipped": dict(self.skipped)}
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    document: dict[str, Any]
+    signature: Signature
+    summary: BuildSummary
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """One paragraph to build, with the article it belongs to."""
+
+    article: int
+    title: str
+    paragraph: Paragraph
+
+
+@dataclass(frozen=True)
+class _UnitResult:
+    article: int
+    paragraphs: tuple[dict[str, Any], ...]
+    summary: BuildSummary = field(default_factory=BuildSummary)
+
+
+def build_signature(recipe: perturbations.Recipe, *, seed: int, variants: int | None) -> Signature:
+    """The signature of the state that runs: recipe and its parameters, variants, seed, WordNet version."""
+    fields = dict(recipe.signature_fields())
+    fields["variants"] = variants
+    return Signature.create(fields | {"seed": seed, "wordnet": perturbations.wordnet_version()})
+
+
+def context_key(context: str) -> str:
+    """Contexts have no id; their text, hashed, keys their generator so it is independent of position."""
+    return "context:" + hashlib.sha256(context.encode("utf-8")).hexdigest()[:16]
+
+
+def _frozen_spans(paragraph: Paragraph) -> tuple[tuple[int, int], ...]:
+    spans = set()
+    for q in paragraph.qas:
+        for answer in q.answers + (q.plausible_answers or ()):
+            spans.add((answer.answer_start, answer.answer_start + len(answer.text)))
+    return tuple(sorted(spans))
+
+
+def _answers_json(answers: Iterable[Answer]) -> list[dict[str, Any]]:
+    return [a.to_dict() for a in answers]
+
+
+def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, variants: int | None) -> _UnitResult:
+    """Perturb one paragraph (context once per variant, then each question) into output records."""
+    paragraph = unit.paragraph
+    count = variants or 1
+    edits_context = "context" in recipe.fields
+    edits_question = "question" in recipe.fields
+    frozen = _frozen_spans(paragraph) if edits_context else ()
+    skipped: Counter[str] = Counter()
+
+    contexts: list[Perturbation | None] = []
+    for k in range(count):
+        if edits_context:
+            cp = recipe.perturb(paragraph.context, seed=seed, key=context_key(paragraph.context), frozen_spans=frozen, variant=k)
+            if k == 0:
+                skipped.update(dict(cp.skipped))
+            contexts.append(cp)
+        else:
+            contexts.append(None)
+    rewrites = [
+        apply_substitutions(paragraph.context, cp.substitutions, where=f"article '{unit.title}', context {context_key(paragraph.context)}") if cp is not None else None
+        for cp in contexts
+    ]
+    for cp, rw in zip(contexts, rewrites):
+        if cp is not None and rw is not None and rw.text != cp.text:
+            raise SpanIntegrityError(f"article '{unit.title}': the engine's perturbed context differs from its own substitutions")
+
+    # output paragraphs, grouped by context text in order of first appearance
+    groups: dict[str, dict[str, Any]] = {}
+    changed = written = substitutions = 0
+    for q in paragraph.qas:
+        where = f"article '{unit.title}', question {q.id}"
+        seen: set[tuple[str, str]] = set()
+        q_changed = False
+        for k in range(count):
+            cp, rw = contexts[k], rewrites[k]
+            context_text = rw.text if rw is not None else paragraph.context
+            if edits_question:
+                qp = recipe.perturb(
+                    q.question,
+                    seed=seed,
+                    key=q.id,
+                    wsd_context=paragraph.context,
+                    consistent_with=(cp,) if cp is not None else (),
+                    variant=k,
+                )
+                if k == 0:
+                    skipped.update(dict(qp.skipped))
+                if apply_substitutions(q.question, qp.substitutions, where=where).text != qp.text:
+                    raise SpanIntegrityError(f"{where}: the engine's perturbed question differs from its own substitutions")
+                question_text, question_subs = qp.text, qp.substitutions
+            else:
+                question_text, question_subs = q.question, ()
+            if (context_text, question_text) in seen:
+                continue  # a variant equal to an earlier one
+            seen.add((context_text, question_text))
+            if rw is not None:
+                answers = rewrite_answers(rw, q.answers, where=where)
+                plausible = None if q.plausible_answers is None else rewrite_answers(rw, q.plausible_answers, where=where)
+            else:
+                answers, plausible = q.answers, q.plausible_answers
+            record: dict[str, Any] = {"id": q.id if variants is None else f"{q.id}-v{len(seen)}"}
+            if variants is not None:
+                record["source_id"] = q.id
+            record["question"] = question_text
+            if question_text != q.question:
+                record["original_question"] = q.question
+                record["substitutions"] = [s.to_dict() for s in question_subs]
+                substitutions += len(question_subs)
+            record["answers"] = _answers_json(answers)
+            if plausible is not None:
+                record["plausible_answers"] = _answers_json(plausible)
+            record["is_impossible"] = q.is_impossible
+            record.update((key, value) for key, value in q.extra.items() if key not in _OWN_QA_KEYS)
+            q_changed = q_changed or question_text != q.question or context_text != paragraph.context
+            written += 1
+            group = groups.get(context_text)
+            if group is None:
+                group = {"context": context_text}
+                if context_text != paragraph.context and cp is not None:
+                    group["original_context"] = paragraph.context
+                    group["context_substitutions"] = [s.to_dict() for s in cp.substitutions]
+                    substitutions += len(cp.substitutions)
+                group["qas"] = []
+                group.update((key, value) for key, value in paragraph.extra.items() if key not in _OWN_PARAGRAPH_KEYS)
+                groups[context_text] = group
+            group["qas"].append(ordered(record, QA_ORDER))
+        changed += q_changed
+    if not paragraph.qas:  # keep question-less paragraphs as they were
+        groups[paragraph.context] = {"context": paragraph.context, "qas": [], **{k: v for k, v in paragraph.extra.items() if k not in _OWN_PARAGRAPH_KEYS}}
+    summary = BuildSummary(len(paragraph.qas), written, changed, substitutions, tuple(sorted(skipped.items())))
+    return _UnitResult(unit.article, tuple(ordered(g, PARAGRAPH_ORDER) for g in groups.values()), summary)
+
+
+# --- parallel building ------------------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(recipe: perturbations.Recipe, seed: int, variants: int | None) -> None:
+    _forget_inherited_wordnet_files()
+    _WORKER.update(recipe=recipe, seed=seed, variants=variants)
+
+
+def _forget_inherited_wordnet_files() -> None:
+    """Make a forked worker open its own WordNet data files.
+
+    NLTK's reader keeps its data files open and seeks in them; after a fork, parent and children share
+    those file offsets, so concurrent reads return the wrong lines (NLTK then finds no synset). Dropping
+    the inherited handles makes each process reopen them; the parsed caches stay shared.
+    """
+    import sys
+
+    if "nltk.corpus" not in sys.modules:
+        return
+    from nltk.corpus import wordnet
+
+    if not hasattr(type(wordnet), "lemma_count"):
+        return  # the lazy reader has not loaded in the parent: nothing was inherited
+    files = getattr(wordnet, "_data_file_map", None)
+    if isinstance(files, dict):
+        files.clear()
+    for name in ("_key_count_file", "_key_synset_file"):  # cntlist.rev and index.sense, binary-searched
+        if getattr(wordnet, name, None) is not None:
+            setattr(wordnet, name, None)
+
+
+def _build_chunk(units: Sequence[_Unit]) -> list[_UnitResult]:
+    recipe, seed, variants = _WORKER["recipe"], _WORKER["seed"], _WORKER["variants"]
+    return [build_paragraph(recipe, unit, seed=seed, variants=variants) for unit in units]
+
+
+def _chunks(units: Sequence[_Unit], size: int) -> list[list[_Unit]]:
+    return [list(units[i : i + size]) for i in range(0, len(units), size)]
+
+
+def _warm_up(recipe: perturbations.Recipe, units: Sequence[_Unit], seed: int) -> None:
+    """Load NLTK's tagger and WordNet in the parent so forked workers share them instead of each reading them."""
+    if units and units[0].paragraph.qas:
+        q = units[0].paragraph.qas[0]
+        recipe.perturb(q.question, seed=seed, key=q.id, wsd_context=units[0].paragraph.context)
+
+
+def _run_units(
+    recipe: perturbations.Recipe,
+    units: Sequence[_Unit],
+    *,
+    seed: int,
+    variants: int | None,
+    workers: int,
+    progress: Callable[[int], None] | None,
+) -> Iterator[_UnitResult]:
+    if workers <= 1 or len(units) < 2:
+        for unit in units:
+            result = build_paragraph(recipe, unit, seed=seed, variants=variants)
+            if progress:
+                progress(result.summary.questions)
+            yield result
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    if context.get_start_method() == "fork":
+        _warm_up(recipe, units, seed)
+    # small chunks keep both processes busy to the end; results come back in submission order
+    size = max(1, min(16, len(units) // (workers * 8) or 1))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(recipe, seed, variants)) as pool:
+        for results in pool.map(_build_chunk, _chunks(units, size)):
+            for result in results:
+                if progress:
+                    progress(result.summary.questions)
+                yield result
+
+
+def build_dataset(
+    dataset: SquadDataset,
+    recipe: perturbations.Recipe,
+    *,
+    seed: int = DEFAULT_SEED,
+    variants: int | None = None,
+    workers: int = 1,
+    source: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> BuildResult:
+    """Perturb every question (and/or context) of `dataset`; return the document to write and its summary.
+
+    Raises `InputError` for datasets that cannot be built (no questions, duplicate ids, bad `variants`)
+    and `SpanIntegrityError` if any answer would not match its rewritten context.
+    """
+    if variants is not None and variants < 1:
+        raise InputError(f"--variants must be at least 1, not {variants}")
+    if workers < 1:
+        raise InputError(f"--workers must be at least 1, not {workers}")
+    if len(dataset) == 0:
+        raise InputError("no questions to perturb", path=dataset.path, hint="give a SQuAD 2.0 file with at least one question")
+    check_unique_ids(dataset)
+    started = time.perf_counter()
+    signature = build_signature(recipe, seed=seed, variants=variants)
+    units = [_Unit(a_index, article.title, paragraph) for a_index, article in enumerate(dataset.articles) for paragraph in article.paragraphs]
+    built: dict[int, list[dict[str, Any]]] = {index: [] for index in range(len(dataset.articles))}
+    summary = BuildSummary()
+    for result in _run_units(recipe, units, seed=seed, variants=variants, workers=workers, progress=progress):
+        built[result.article].extend(result.paragraphs)
+        summary = summary.merge(result.summary)
+    data = []
+    for a_index, article in enumerate(dataset.articles):
+        extra = {k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}
+        data.append({"title": article.title, "paragraphs": built[a_index], **extra})
+    summary = BuildSummary(summary.questions, summary.written, summary.changed, summary.substitutions, summary.skipped, time.perf_counter() - started)
+    document: dict[str, Any] = {
+        "version": dataset.version,
+        "signature": signature.format(),
+        "robustqa": {
+            "signature": signature.to_dict(),
+            "recipe": {
+                "name": recipe.name,
+                "version": recipe.version,
+                "fields": sorted(recipe.fields),
+                "parameters": recipe.parameters(),
+                "citation": recipe.citation,
+            },
+            "source": source if source is not None else (Path(dataset.path).name if dataset.path else None),
+            "summary": summary.to_file_dict(),
+        },
+        "data": data,
+    }
+    return BuildResult(document, signature, summary)

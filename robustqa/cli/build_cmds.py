@@ -1,0 +1,181 @@
+"""`robustqa build-dataset`, `robustqa perturb` and `robustqa recipes`: parse, call the library, print.
+
+Errors raised by the library (robustqa.errors, perturbations.errors) are turned into one-line messages by
+the command group; nothing here prints a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from pathlib import Path
+from typing import Iterable, Iterator, TextIO
+
+import click
+
+import perturbations
+from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED, BuildSummary
+from robustqa.errors import InputError, OutputError
+
+_RECIPE_HELP = "recipe name (see `robustqa recipes`); default: qads"
+_SEED_HELP = "seed of the per-example generators; default: 13"
+
+
+def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
+    """`--protect a --protect b,c` → ("a", "b", "c"); None when not given, so the recipe default stays."""
+    out = [w.strip() for word in words for w in word.split(",") if w.strip()]
+    return tuple(out) or None
+
+
+def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...]) -> perturbations.Recipe:
+    overrides = {"rate": rate, "protected_words": _protected(protect)}
+    return perturbations.get_recipe(name, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _check_output_folder(output: Path) -> None:
+    """Fail before the work, not after it, when the output cannot be written."""
+    if not output.parent.is_dir():
+        raise OutputError(f"{output}: folder '{output.parent}' does not exist; create it first or choose another --output")
+    if output.is_dir():
+        raise OutputError(f"{output}: is a folder; give a file name for --output")
+
+
+def _format_summary(summary: BuildSummary, output: Path, signature: str) -> str:
+    share = 100.0 * summary.changed / summary.questions if summary.questions else 0.0
+    rate = summary.questions / summary.seconds if summary.seconds > 0 else 0.0
+    lines = [
+        f"wrote {output}",
+        f"  questions read     {summary.questions:,}",
+        f"  questions written  {summary.written:,}",
+        f"  changed            {summary.changed:,} ({share:.1f}%)",
+        f"  substitutions      {summary.substitutions:,}",
+        "  words skipped      " + (", ".join(f"{reason} {count:,}" for reason, count in sorted(summary.skipped, key=lambda x: (-x[1], x[0]))) or "none"),
+        f"  seconds            {summary.seconds:.1f} ({rate:,.0f} questions/s)",
+        f"  signature          {signature}",
+    ]
+    return "\n".join(lines)
+
+
+@click.command("build-dataset")
+@click.option("--input", "input_path", metavar="FILE", help="SQuAD 2.0 JSON file; default: the squad_v2 validation split through `datasets` (needs internet once)")
+@click.option("--output", "output_path", metavar="FILE", required=True, help="where to write the perturbed SQuAD 2.0 file")
+@click.option("--recipe", "recipe_name", default=DEFAULT_RECIPE, show_default=True, metavar="NAME", help=_RECIPE_HELP)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
+@click.option("--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)")
+@click.option("--variants", type=click.IntRange(min=1), default=None, metavar="K", help="write up to K different variants per question, ids <id>-v1..<id>-vK")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes; the output is identical for any N")
+@click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
+@click.option("--repair-answers", is_flag=True, help="move misaligned source answers to the nearest occurrence of their text (warns for each)")
+def build_dataset(
+    input_path: str | None,
+    output_path: str,
+    recipe_name: str,
+    seed: int,
+    rate: float | None,
+    variants: int | None,
+    workers: int,
+    protect: tuple[str, ...],
+    repair_answers: bool,
+) -> None:
+    """Write a QADS-style perturbed copy of a SQuAD 2.0 file: synonyms in, answers kept valid, every edit recorded."""
+    from tqdm import tqdm
+
+    from robustqa.build import build_dataset as build
+    from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
+
+    recipe = _recipe(recipe_name, rate=rate, protect=protect)
+    output = Path(output_path)
+    _check_output_folder(output)
+    perturbations.check_resources()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RepairWarning)
+        if input_path is None:
+            dataset = check_answer_offsets(load_squad_hub("validation"), repair=repair_answers)
+            source = "squad_v2:validation"
+        else:
+            dataset = load_squad(input_path, check_answers=True, repair=repair_answers)
+            source = Path(input_path).name
+    for warning in caught:
+        if issubclass(warning.category, RepairWarning):
+            click.echo(f"robustqa: warning: {warning.message}", err=True)
+    with tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar:
+        result = build(dataset, recipe, seed=seed, variants=variants, workers=workers, source=source, progress=bar.update)
+    write_squad(result.document, output)
+    click.echo(_format_summary(result.summary, output, result.signature.format()))
+
+
+def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Iterator[str]:
+    for text in texts:
+        yield from text.splitlines() or [""]
+    if input_path is not None:
+        path = Path(input_path)
+        if input_path == "-":
+            yield from (line.rstrip("\r\n") for line in stdin)
+            return
+        try:
+            content = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise InputError("file not found", path=input_path, hint="check the path") from None
+        except IsADirectoryError:
+            raise InputError("is a folder, not a file", path=input_path, hint="give a text file, one text per line") from None
+        except UnicodeDecodeError as error:
+            raise InputError(f"not UTF-8 text ({error.reason} at byte {error.start})", path=input_path, hint="give a UTF-8 text file") from None
+        except OSError as error:
+            raise InputError(f"cannot read file ({error.strerror})", path=input_path, hint="check its permissions") from None
+        yield from content.splitlines()
+    elif not texts:
+        yield from (line.rstrip("\r\n") for line in stdin)
+
+
+@click.command("perturb")
+@click.argument("texts", nargs=-1, metavar="[TEXT ...]")
+@click.option("--input", "input_path", metavar="FILE", help="read texts from FILE, one per line ('-' for stdin); stdin when no TEXT is given")
+@click.option("--recipe", "recipe_name", default=DEFAULT_RECIPE, show_default=True, metavar="NAME", help=_RECIPE_HELP)
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
+@click.option("--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)")
+@click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
+@click.option("--json", "as_json", is_flag=True, help="one JSON object per line: text, perturbed, substitutions")
+def perturb(texts: tuple[str, ...], input_path: str | None, recipe_name: str, seed: int, rate: float | None, protect: tuple[str, ...], as_json: bool) -> None:
+    """Perturb any text with a recipe, one output line per input line."""
+    recipe = _recipe(recipe_name, rate=rate, protect=protect)
+    perturbations.check_resources()
+    for line in _lines(texts, input_path, sys.stdin):
+        # keyed by the text itself: the same line gives the same result wherever it appears
+        result = recipe.perturb(line, seed=seed, key=line)
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.text)
+
+
+@click.command("recipes")
+@click.option("--json", "as_json", is_flag=True, help="print the recipes as one JSON list")
+def recipes(as_json: bool) -> None:
+    """List the recipes with their version, parameters and citation."""
+    items = perturbations.list_recipes()
+    if as_json:
+        records = [
+            {"name": r.name, "version": r.version, "fields": sorted(r.fields), "parameters": r.parameters(), "citation": r.citation}
+            for r in items
+        ]
+        click.echo(json.dumps(records, ensure_ascii=False, indent=2))
+        return
+    blocks = []
+    for r in items:
+        parameters = ", ".join(f"{key}={_show(value)}" for key, value in r.parameters().items())
+        description = getattr(r, "description", "")
+        blocks.append(
+            "\n".join(
+                [
+                    f"{r.name}@{r.version}" + (f"  {description}" if description else ""),
+                    f"  fields      {', '.join(sorted(r.fields))}",
+                    f"  parameters  {parameters}",
+                    f"  citation    {r.citation}",
+                ]
+            )
+        )
+    click.echo("\n\n".join(blocks))
+
+
+def _show(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value) or "-"
+    return str(value)
