@@ -64,7 +64,7 @@ REASONS: tuple[str, ...] = (
 
 def overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     """Whether [start, end) shares a character with any span (empty spans touch nothing)."""
-    return any(start < e and s < end for s, e in spans)
+    return any(s < e and start < e and s < end for s, e in spans)
 
 
 def sentence_initial(tokens: Sequence[Token], i: int) -> bool:
@@ -102,11 +102,19 @@ def position_reason(
         return "date"
     if tag in ("NNP", "NNPS"):
         return "proper-noun"
-    if word[:1].isupper() and (not sentence_initial(tokens, i) or (len(word) > 1 and word.isupper())):
+    if word[:1].isupper() and (
+        not sentence_initial(tokens, i)
+        or (len(word) > 1 and word.isupper())
+        or (i + 1 < len(tokens) and tokens[i + 1].text[:1].isupper())  # "Big O", "New York"
+    ):
         return "proper-noun"
     if low in stopwords() or low in NEGATIONS:
         return "stopword"
     return None
+
+
+def _squash(word: str) -> str:
+    return word.lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
 def acceptable_lemma(candidate: str, original_word: str, original_lemma: str) -> bool:
@@ -122,8 +130,8 @@ def acceptable_lemma(candidate: str, original_word: str, original_lemma: str) ->
     parts = low.split("_")
     if original_lemma in parts or original_word.lower() in parts:
         return False
-    if low.replace("-", "") == original_lemma.replace("-", ""):
-        return False
+    if _squash(low) in (_squash(original_lemma), _squash(original_word)):
+        return False  # "half_brother" for "half-brother"
     return all(p.replace("-", "").replace("'", "").isalpha() for p in parts)
 
 
@@ -132,4 +140,5 @@ def acceptable_form(replacement: str, original_word: str, original_lemma: str, l
     low = replacement.lower()
     if "_" in low or not low.strip():
         return False
-    return low != original_word.lower() and low not in lemma_forms and low != original_lemma
+    squashed = _squash(low)
+    return squashed != _squash(original_word) and squashed != _squash(original_lemma) and low not in lemma_forms

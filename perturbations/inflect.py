@@ -3,7 +3,7 @@
 A synonym is only a substitution if it reads as the same grammatical form: "located" (VBN) becomes
 "situated", never "situate"; plural nouns stay plural. lemminflect gives the forms; a multiword lemma
 inflects its head (the first word of a verb phrase such as "turn up", the last word of a noun
-compound such as "ice cream").
+compound such as "ice cream", the word before "of" in "soldier of fortune").
 """
 
 from __future__ import annotations
@@ -28,6 +28,20 @@ def forms(lemma: str, tag: str) -> tuple[str, ...]:
     return tuple(getInflection(lemma, tag, inflect_oov=False))
 
 
+_LINKS = frozenset("of in on for to at by with from de".split())
+
+
+def _head(words: list[str], tag: str) -> int:
+    """Index of the word that carries the inflection: a verb phrase's first word ("turned up"), the
+    word before a linking preposition ("soldiers of fortune"), else a compound's last word."""
+    if tag.startswith("V"):
+        return 0
+    for i, w in enumerate(words[1:], start=1):
+        if w in _LINKS:
+            return i - 1
+    return len(words) - 1
+
+
 @lru_cache(maxsize=200_000)
 def inflect(lemma_name: str, tag: str) -> str | None:
     """The WordNet lemma (underscores allowed) inflected for `tag`, words joined by spaces.
@@ -38,7 +52,7 @@ def inflect(lemma_name: str, tag: str) -> str | None:
     words = lemma_name.split("_")
     if tag in _BASE_TAGS or tag == "NNP":
         return " ".join(words)
-    head = 0 if tag.startswith("V") else len(words) - 1
+    head = _head(words, tag)
     found = forms(words[head], tag)
     if not found:
         return None

@@ -21,7 +21,7 @@ import math
 from functools import lru_cache
 from typing import Any, Iterable
 
-from perturbations.lexicon import senses, stopwords, wordnet
+from perturbations.lexicon import lemma_of, senses, stopwords, wordnet
 from perturbations.text import tokenize
 
 METHODS: tuple[str, ...] = ("first-sense", "lesk", "enhanced-lesk")
@@ -45,10 +45,9 @@ def normalise(word: str) -> str | None:
     if not low.isalpha() or low in stopwords() or len(low) < 2:
         key = None
     else:
-        wn = wordnet()
         key = low
         for pos in ("n", "v", "a", "r"):
-            found = wn.morphy(low, pos)
+            found = lemma_of(low, pos)
             if found:
                 key = found
                 break
