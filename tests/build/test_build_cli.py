@@ -1,0 +1,216 @@
+"""`robustqa build-dataset`, `perturb`, `recipes`: golden output and one test per bad-input case."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from click.testing import CliRunner, Result
+
+import perturbations
+from robustqa.cli import cli
+from robustqa.squad import load_squad
+
+QUESTIONS = [
+    "In what country is Normandy located?",
+    "What is the largest city of the region?",
+    "Who ruled the duchy of Normandy?",
+    "When were the Normans in Normandy?",
+    "",
+    "Which famous battle did William win in 1066?",
+]
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=stdin, catch_exceptions=False)
+
+
+def masked(text: str) -> str:
+    """Timings vary; everything else of the summary is golden."""
+    return re.sub(r"seconds( +)[0-9.]+ \([0-9,]+ questions/s\)", r"seconds\1<masked>", text)
+
+
+def test_recipes_golden(golden: Callable[[str, str], None]) -> None:
+    result = run("recipes")
+    assert result.exit_code == 0
+    golden("recipes.txt", result.stdout)
+    listed = json.loads(run("recipes", "--json").stdout)
+    assert [r["name"] for r in listed] == [r.name for r in perturbations.list_recipes()]
+    assert all(r["version"] and r["citation"] and r["parameters"] for r in listed)
+
+
+def test_perturb_json_golden(golden: Callable[[str, str], None]) -> None:
+    result = run("perturb", "--json", *QUESTIONS)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(QUESTIONS)
+    for text, line in zip(QUESTIONS, lines):
+        record = json.loads(line)
+        assert record["text"] == text
+        for s in record["substitutions"]:
+            assert text[s["start"] : s["end"]] == s["original"]
+            assert record["perturbed"][s["new_start"] : s["new_end"]] == s["replacement"]
+            assert set(s) == {"start", "end", "new_start", "new_end", "original", "replacement", "pos", "synset", "confidence"}
+    assert sum(bool(json.loads(line)["substitutions"]) for line in lines) >= 2
+    golden("perturb.jsonl", result.stdout)
+
+
+def test_perturb_reads_stdin_and_files_one_line_each(tmp_path: Path) -> None:
+    text = "\n".join(QUESTIONS) + "\n"
+    from_args = run("perturb", *QUESTIONS).stdout
+    assert run("perturb", stdin=text).stdout == from_args
+    path = tmp_path / "questions.txt"
+    path.write_text(text, encoding="utf-8")
+    assert run("perturb", "--input", str(path)).stdout == from_args
+    assert from_args.count("\n") == len(QUESTIONS) and from_args != text
+    # --seed and --protect reach the recipe
+    protected = run("perturb", "--protect", "country,city", *QUESTIONS[:2]).stdout
+    assert "country" in protected and "city" in protected
+
+
+def test_perturb_missing_input_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["perturb", "--input", str(tmp_path / "absent.txt")])
+    assert result.exit_code == 2
+    assert result.stderr == f"robustqa: error: {tmp_path / 'absent.txt'}: file not found; check the path\n"
+
+
+def test_build_dataset_golden(tmp_path: Path, sample_path: Path, golden: Callable[[str, str], None]) -> None:
+    output = tmp_path / "qads-sample.json"
+    result = run("build-dataset", "--input", str(sample_path), "--output", str(output))
+    assert result.exit_code == 0
+    golden("build-dataset-summary.txt", masked(result.stdout).replace(str(output), "<output>"))
+    golden("qads-sample.json", output.read_text(encoding="utf-8"))
+    assert len(load_squad(output, check_answers=True)) == 29
+    # defaults are the documented ones: recipe qads, seed 13
+    explicit = tmp_path / "explicit.json"
+    run("build-dataset", "--input", str(sample_path), "--output", str(explicit), "--recipe", "qads", "--seed", "13")
+    assert explicit.read_bytes() == output.read_bytes()
+
+
+def test_build_dataset_options_reach_the_build(tmp_path: Path, sample_path: Path) -> None:
+    output = tmp_path / "v.json"
+    result = run("build-dataset", "--input", str(sample_path), "--output", str(output), "--variants", "2", "--rate", "0.5", "--protect", "Normandy", "--workers", "2")
+    assert result.exit_code == 0
+    document = json.loads(output.read_text(encoding="utf-8"))
+    assert "|rate:0.5|" in document["signature"] and "|variants:2|" in document["signature"]
+    assert document["robustqa"]["recipe"]["parameters"]["protected_words"] == ["normandy"]
+    ids = [q["id"] for a in document["data"] for p in a["paragraphs"] for q in p["qas"]]
+    assert all(re.search(r"-v[12]$", i) for i in ids)
+
+
+# --- bad input: one line, non-zero exit, no traceback, no output ---------------------------------
+
+GOOD_QA = {"id": "q1", "question": "Where is Normandy?", "answers": [{"text": "France", "answer_start": 24}], "is_impossible": False}
+
+
+def squad_with(qa: dict[str, Any], context: str = "Normandy is a region in France.") -> str:
+    return json.dumps({"version": "v2.0", "data": [{"title": "Normans", "paragraphs": [{"context": context, "qas": [qa]}]}]})
+
+
+def bad_input_cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
+    """case -> (arguments, text the one-line error must contain)."""
+
+    def file(name: str, content: str) -> str:
+        path = tmp / name
+        path.write_text(content, encoding="utf-8")
+        return str(path)
+
+    missing_fields = dict(GOOD_QA)
+    del missing_fields["question"]
+    return {
+        "not-json": (["--input", file("a.json", "{'data': [")], "a.json: not valid JSON"),
+        "wrong-schema": (["--input", file("b.json", '{"version": "v2.0", "articles": []}')], "b.json: not a SQuAD file"),
+        "missing-fields": (["--input", file("c.json", squad_with(missing_fields))], "c.json: article 'Normans', question q1: question has no 'question' text"),
+        "misaligned": (["--input", file("d.json", squad_with({**GOOD_QA, "answers": [{"text": "France", "answer_start": 3}]}))], "d.json: article 'Normans', question q1: answers[0] 'France' is not at answer_start 3"),
+        "empty-file": (["--input", file("e.json", "")], "e.json: file is empty"),
+        "unknown-recipe": (["--input", file("f.json", squad_with(GOOD_QA)), "--recipe", "qadz"], "unknown recipe 'qadz'"),
+        "unreadable": (["--input", str(tmp)], f"{tmp}: is a folder, not a file"),
+        "no-such-file": (["--input", str(tmp / "absent.json")], "absent.json: file not found"),
+        "no-questions": (["--input", file("g.json", '{"version": "v2.0", "data": []}')], "g.json: no questions to perturb"),
+        "output-folder-missing": (["--input", file("h.json", squad_with(GOOD_QA)), "--output", str(tmp / "missing" / "x.json")], "folder '" + str(tmp / "missing") + "' does not exist"),
+    }
+
+
+CASES = [
+    "not-json", "wrong-schema", "missing-fields", "misaligned", "empty-file", "unknown-recipe", "unreadable", "no-such-file", "no-questions", "output-folder-missing",
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, case: str) -> None:
+    args, expected = bad_input_cases(tmp_path)[case]
+    (tmp_path / "out").mkdir()
+    output = str(tmp_path / "out" / "result.json")
+    if "--output" not in args:
+        args = args + ["--output", output]
+    result = CliRunner().invoke(cli, ["build-dataset", *args])
+    assert result.exit_code not in (0, 1), result.output  # 1 would be an unexpected exception
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("robustqa: error: ") and expected in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+    assert list((tmp_path / "out").iterdir()) == []  # no output, no temporary file left
+
+
+def test_misaligned_answers_repaired_only_with_a_warning(tmp_path: Path) -> None:
+    src = tmp_path / "d.json"
+    src.write_text(squad_with({**GOOD_QA, "answers": [{"text": "France", "answer_start": 3}]}), encoding="utf-8")
+    output = tmp_path / "out.json"
+    result = CliRunner().invoke(cli, ["build-dataset", "--input", str(src), "--output", str(output), "--repair-answers"])
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"robustqa: warning: {src}: article 'Normans', question q1: answers[0] 'France' is not at answer_start 3")
+    assert "repaired to answer_start 24" in result.stderr
+    assert load_squad(output, check_answers=True).examples()[0].answers[0].answer_start == 24
+
+
+def test_span_violation_exits_without_writing(tmp_path: Path, sample_path: Path, answer_breaking: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(perturbations, "get_recipe", lambda name, **kw: answer_breaking)
+    output = tmp_path / "out.json"
+    result = CliRunner().invoke(cli, ["build-dataset", "--input", str(sample_path), "--output", str(output), "--recipe", "context"])
+    assert result.exit_code == 3
+    assert result.stderr.startswith("robustqa: error: article 'Normans', question ") and "falls inside the answer" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_without_input_offline_says_to_pass_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr("robustqa.squad.HUB_DATASET", "robustqa-test/not-cached-squad-v2")
+    result = CliRunner().invoke(cli, ["build-dataset", "--output", str(tmp_path / "x.json")])
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "pass --input FILE" in lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def _console_script() -> str:
+    beside = Path(sys.executable).with_name("robustqa")
+    found = str(beside) if beside.exists() else shutil.which("robustqa")
+    assert found, "the robustqa console script is not installed (pip install -e .)"
+    return found
+
+
+def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad_half_path: Path) -> None:
+    """The acceptance build: 6,078 real questions, qads, through the installed console script."""
+    output = tmp_path / "qads-half.json"
+    done = subprocess.run(
+        [_console_script(), "build-dataset", "--input", str(squad_half_path), "--output", str(output), "--workers", "2"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "questions read     6,078" in done.stdout
+    dataset = load_squad(output, check_answers=True)  # raises on any answer-span violation
+    assert len(dataset) == 6078
+    document = json.loads(output.read_text(encoding="utf-8"))
+    changed = document["robustqa"]["summary"]["changed"]
+    assert changed / 6078 >= 0.6
+    for example in dataset.examples():
+        for s in example.substitutions:
+            assert "_" not in s.replacement
