@@ -21,7 +21,6 @@ from robustqa.errors import InputError
 RUN_ENV = "ROBUSTQA_RUN"
 QUESTION_TYPES = ("what", "who", "when", "where", "which", "how", "why", "other")
 COARSE_POS = ("noun", "verb", "adjective", "adverb", "other")
-CONFIDENCE_BINS: tuple[tuple[float, float], ...] = ((0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1.0))
 _EXAMPLE_KEYS = ("model", "id", "question", "perturbed_question", "clean_exact", "perturbed_exact", "clean_f1", "perturbed_f1")
 
 
@@ -165,8 +164,13 @@ def merge_runs(runs: Sequence[Run]) -> Run:
 
 def headline(run: Run) -> list[dict[str, Any]]:
     """One row per model: clean and perturbed EM/F1, the drop with its interval, on all and on changed questions."""
+    return headline_rows(run.report)
+
+
+def headline_rows(report: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """`headline` from a report.json mapping alone (what `robustqa report` has, without examples)."""
     rows = []
-    for entry in run.report.get("models", []):
+    for entry in report.get("models", []):
         clean = entry.get("clean") or {}
         perturbed = entry.get("perturbed") or {}
         drop = entry.get("drop") or {}
@@ -330,11 +334,27 @@ def question_type(question: str) -> str:
     return "other"
 
 
-def confidence_bin(confidence: float) -> str:
-    for low, high in CONFIDENCE_BINS:
-        if low <= confidence < high or (high == CONFIDENCE_BINS[-1][1] and confidence == high):
-            return f"{low:.2f}-{high:.2f}"
-    raise ValueError(f"WSD confidence {confidence} is outside [0, 1]")
+def confidence_edges(values: Sequence[float], bins: int = 4) -> list[float]:
+    """Quantile edges of WSD confidences: recipes keep only confident senses (qads: >= 0.8), so fixed bins
+    over [0, 1] would put every question in one bin; quantiles split what the recipe actually kept."""
+    if not values:
+        return []
+    ordered = sorted(values)
+    edges = [ordered[min(len(ordered) - 1, (len(ordered) * k) // bins)] for k in range(bins)] + [ordered[-1]]
+    unique: list[float] = []
+    for edge in edges:
+        if not unique or edge > unique[-1]:
+            unique.append(edge)
+    return unique if len(unique) > 1 else [unique[0], unique[0]]
+
+
+def confidence_bin(confidence: float, edges: Sequence[float]) -> str:
+    """The label `lo-hi` of the bin holding `confidence`; bins are [lo, hi) except the last, [lo, hi]."""
+    for k, (low, high) in enumerate(zip(edges, edges[1:])):
+        last = k == len(edges) - 2
+        if low <= confidence < high or (last and low <= confidence <= high):
+            return f"{low:.3f}-{high:.3f}"
+    raise ValueError(f"WSD confidence {confidence} is outside the bins {list(edges)}")
 
 
 def _subs(example: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -351,11 +371,9 @@ def _count_group(example: Mapping[str, Any]) -> list[str]:
     return [str(n) if n < 3 else "3+"]
 
 
-def _confidence_group(example: Mapping[str, Any]) -> list[str]:
+def _least_confidence(example: Mapping[str, Any]) -> float | None:
     subs = _subs(example)
-    if not subs:
-        return ["unchanged"]
-    return [confidence_bin(min(float(s["confidence"]) for s in subs))]
+    return min(float(s["confidence"]) for s in subs) if subs else None
 
 
 def _qtype_group(example: Mapping[str, Any]) -> list[str]:
@@ -367,12 +385,13 @@ def _answerable_group(example: Mapping[str, Any]) -> list[str]:
 
 
 # name -> (groups of one example, display order). POS groups overlap: a question with a noun and a verb
-# substituted counts in both rows. The confidence of a question is its least confident substitution.
+# substituted counts in both rows. The confidence of a question is its least confident substitution, binned
+# by quartiles over the run's changed questions.
 BREAKDOWNS: dict[str, tuple[Callable[[Mapping[str, Any]], list[str]], tuple[str, ...]]] = {
     "pos": (_pos_groups, COARSE_POS + ("unchanged",)),
     "substitutions": (_count_group, ("0", "1", "2", "3+")),
     "question_type": (_qtype_group, QUESTION_TYPES),
-    "confidence": (_confidence_group, tuple(f"{lo:.2f}-{hi:.2f}" for lo, hi in CONFIDENCE_BINS) + ("unchanged",)),
+    "confidence": (lambda e: [], ()),  # quantile bins over the run: see `breakdown`
     "answerable": (_answerable_group, ("answerable", "unanswerable")),
 }
 
@@ -393,8 +412,19 @@ def breakdown(
     if by not in BREAKDOWNS:
         raise ValueError(f"unknown breakdown {by!r}; choose from {', '.join(BREAKDOWNS)}")
     grouper, order = BREAKDOWNS[by]
+    examples = run.examples_of(model)
+    if by == "confidence":
+        values = [_least_confidence(e) for e in examples]
+        edges = confidence_edges([c for c in values if c is not None])
+        labels = [f"{lo:.3f}-{hi:.3f}" for lo, hi in zip(edges, edges[1:])]
+        order = tuple(labels) + ("unchanged",)
+
+        def grouper(example: Mapping[str, Any]) -> list[str]:
+            least = _least_confidence(example)
+            return ["unchanged"] if least is None else [confidence_bin(least, edges)]
+
     groups: dict[str, list[Mapping[str, Any]]] = {}
-    for example in run.examples_of(model):
+    for example in examples:
         for name in grouper(example):
             groups.setdefault(name, []).append(example)
     rows = []

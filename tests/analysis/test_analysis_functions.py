@@ -116,12 +116,21 @@ def test_question_type(question: str, kind: str) -> None:
     assert analysis.question_type(question) == kind
 
 
-def test_confidence_bins_cover_the_unit_interval() -> None:
-    assert analysis.confidence_bin(0.0) == "0.00-0.25"
-    assert analysis.confidence_bin(0.25) == "0.25-0.50"
-    assert analysis.confidence_bin(1.0) == "0.75-1.00"
+def test_confidence_edges_are_quantiles_without_repeats() -> None:
+    assert analysis.confidence_edges([0.8, 0.85, 0.9, 0.95, 1.0, 1.0, 1.0, 1.0]) == [0.8, 0.9, 1.0]
+    assert analysis.confidence_edges([0.1, 0.2, 0.3, 0.4]) == [0.1, 0.2, 0.3, 0.4]
+    assert analysis.confidence_edges([0.9]) == [0.9, 0.9]
+    assert analysis.confidence_edges([]) == []
+
+
+def test_confidence_bin_closes_the_last_bin() -> None:
+    edges = [0.1, 0.2, 0.3, 0.4]
+    assert analysis.confidence_bin(0.1, edges) == "0.100-0.200"
+    assert analysis.confidence_bin(0.2, edges) == "0.200-0.300"
+    assert analysis.confidence_bin(0.4, edges) == "0.300-0.400"
+    assert analysis.confidence_bin(0.9, [0.9, 0.9]) == "0.900-0.900"
     with pytest.raises(ValueError):
-        analysis.confidence_bin(1.5)
+        analysis.confidence_bin(0.5, edges)
 
 
 def test_breakdown_by_pos_counts_each_question_once_per_pos(synthetic_run: Path) -> None:
@@ -142,8 +151,8 @@ def test_breakdown_other_dimensions(synthetic_run: Path) -> None:
     kinds = {r["group"]: r["n"] for r in analysis.breakdown(run, "question_type", bootstrap=0)}
     assert kinds == {"what": 2, "who": 1, "when": 1, "which": 1, "why": 1}
     conf = {r["group"]: r["n"] for r in analysis.breakdown(run, "confidence", bootstrap=0)}
-    # least confident substitution per question: q1 .9, q3 .4, q4 .1, q5 .3, q6 .55
-    assert conf == {"0.00-0.25": 1, "0.25-0.50": 2, "0.50-0.75": 1, "0.75-1.00": 1, "unchanged": 1}
+    # least confident substitution per question: q1 .9, q3 .4, q4 .1, q5 .3, q6 .55 -> edges .1 .3 .4 .55 .9
+    assert conf == {"0.100-0.300": 1, "0.300-0.400": 1, "0.400-0.550": 1, "0.550-0.900": 2, "unchanged": 1}
     answerable = {r["group"]: r for r in analysis.breakdown(run, "answerable", "tiny-b", bootstrap=0)}
     assert answerable["unanswerable"]["n"] == 1 and answerable["unanswerable"]["drop_em"] == -100.0
 
