@@ -100,8 +100,8 @@ def model_slug(name: str) -> str:
     text = name.strip().rstrip("/\\")
     if text in MODEL_ALIASES:
         return text
-    if os.sep in text or text.startswith((".", "~")):
-        tail = Path(text).name or "model"
+    if text.startswith((".", "/", "~")) or not _HUB_ID.match(text) or Path(text).expanduser().is_dir():
+        tail = Path(text).name or "model"  # a folder: its name (plus a hash of the full path below)
     else:
         tail = text
     safe = re.sub(r"[^A-Za-z0-9._-]+", "--", tail.replace("/", "--")).strip("-.") or "model"

@@ -1,0 +1,95 @@
+"""Model names: aliases, folders, hub ids; one-line errors for every way loading fails (offline)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from robustqa.errors import ModelLoadError
+from robustqa.inference import InferenceSettings, QAModelRunner
+from robustqa.models import MODEL_ALIASES, load_model_and_tokenizer, local_fingerprint, model_slug, resolve_model
+
+
+def test_aliases_resolve_to_the_public_checkpoints() -> None:
+    assert resolve_model("electra-large").model_id == "ahotrod/electra_large_discriminator_squad2_512"
+    assert resolve_model("bert-large").model_id == "deepset/bert-large-uncased-whole-word-masking-squad2"
+    assert set(MODEL_ALIASES) == {"electra-large", "electra-base", "electra-small", "bert-large", "bert-base", "roberta-base"}
+    for card in MODEL_ALIASES.values():
+        assert 60 < card.reported_exact < card.reported_f1 < 95 and card.source.startswith("https://huggingface.co/")
+
+
+def test_hub_ids_and_folders(tmp_path: Path) -> None:
+    spec = resolve_model("deepset/roberta-base-squad2", trust_remote_code=True)
+    assert (spec.model_id, spec.is_local, spec.trust_remote_code) == ("deepset/roberta-base-squad2", False, True)
+    local = resolve_model(str(tmp_path))
+    assert local.is_local and local.model_id == str(tmp_path.resolve())
+
+
+def test_unknown_alias_is_a_one_line_error_with_a_suggestion() -> None:
+    with pytest.raises(ModelLoadError) as error:
+        resolve_model("electra-larg")
+    message = str(error.value)
+    assert "unknown model 'electra-larg'" in message and "did you mean 'electra-large'" in message and "\n" not in message
+
+
+def test_missing_folder_is_a_one_line_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelLoadError, match="no such folder"):
+        resolve_model(str(tmp_path / "nowhere"))
+    with pytest.raises(ModelLoadError, match="no config.json"):
+        load_model_and_tokenizer(resolve_model(str(tmp_path)))
+
+
+def test_hub_model_offline_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelLoadError) as error:
+        QAModelRunner(resolve_model("robustqa-tests/no-such-model"), InferenceSettings(device="cpu"))
+    message = str(error.value)
+    assert message.startswith("model 'robustqa-tests/no-such-model': cannot download it") and "pass the folder" in message
+    assert "\n" not in message
+
+
+def test_checkpoint_without_a_qa_head_is_refused(tmp_path: Path, tiny_models: dict[str, Path]) -> None:
+    from transformers import AutoConfig, AutoModel
+
+    AutoModel.from_config(AutoConfig.from_pretrained(tiny_models["bert"])).save_pretrained(tmp_path)
+    with pytest.raises(ModelLoadError, match="not fine-tuned for question answering"):
+        load_model_and_tokenizer(resolve_model(str(tmp_path)))
+
+
+def test_architecture_without_qa_head_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "clip"}))
+    with pytest.raises(ModelLoadError, match="has no extractive question-answering head|cannot load"):
+        load_model_and_tokenizer(resolve_model(str(tmp_path)))
+
+
+def test_slugs_are_safe_and_distinct(tmp_path: Path) -> None:
+    assert model_slug("electra-large") == "electra-large"
+    hub = model_slug("deepset/roberta-base-squad2")
+    assert "/" not in hub and hub.startswith("deepset--roberta-base-squad2")
+    a, b = model_slug("/runs/a/model"), model_slug("/runs/b/model")
+    assert a != b and a.startswith("model-") and "/" not in a
+
+
+def test_fingerprint_changes_when_the_weights_change(tiny_models: dict[str, Path], tmp_path: Path) -> None:
+    import shutil
+
+    copy = Path(shutil.copytree(tiny_models["bert"], tmp_path / "bert"))
+    before = local_fingerprint(copy)
+    assert local_fingerprint(copy) == before
+    weights = copy / "model.safetensors"
+    weights.write_bytes(weights.read_bytes() + b"\0")
+    assert local_fingerprint(copy) != before
+
+
+def test_bad_settings_are_input_errors() -> None:
+    from robustqa.errors import InputError
+
+    with pytest.raises(InputError, match="doc_stride"):
+        InferenceSettings(max_seq_length=128, doc_stride=128)
+    with pytest.raises(InputError, match="device 'tpu'"):
+        InferenceSettings(device="tpu")
+    assert InferenceSettings().signature_fields() == {
+        "max_seq_length": 384, "doc_stride": 128, "n_best": 20, "max_answer_length": 30, "null_threshold": 0.0,
+    }
