@@ -12,6 +12,8 @@ import click
 from robustqa.errors import OutputError
 
 DEMO_MODEL = "electra-small"
+DEMO_SAMPLE = "squad2-sample.json"
+DEMO_RECIPE = "qads"
 NOTEBOOK = "notebooks/failure_analysis.ipynb"
 
 
@@ -66,3 +68,78 @@ def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     write_text_atomic(output, render(fmt, runs, chart_path.read_bytes()))
     report_lib.print_table(runs, _console())
     click.echo(f"wrote {output} and {chart_path}")
+
+
+def _check_demo_model(model: str) -> None:
+    """Fail in a second, before any building, when the model cannot be had (offline and not cached).
+
+    A local folder is checked by `robustqa eval` itself; a hub model is checked by fetching its config, which
+    the hub cache answers offline when the model was downloaded before.
+    """
+    from robustqa.errors import ModelLoadError
+    from robustqa.models import _describe_failure, resolve_model
+
+    spec = resolve_model(model)
+    if spec.is_local:
+        return
+    from transformers import AutoConfig
+
+    try:
+        AutoConfig.from_pretrained(spec.model_id)
+    except Exception as error:  # noqa: BLE001 - every failure becomes one line
+        reason = _describe_failure(spec, error).split(";")[0]
+        raise ModelLoadError(
+            f"the demo model '{model}' ({spec.model_id}) is not available: {reason}; "
+            "pass a local SQuAD 2.0 QA model folder with `robustqa demo --model PATH` "
+            "(e.g. --model ../shared/models/minilm-squad2-mini)"
+        ) from None
+
+
+def _packaged_sample(folder: Path) -> Path:
+    """Copy the packaged SQuAD 2.0 sample into the run's folder, so the run names a file that stays."""
+    from importlib import resources
+
+    from robustqa.squad import write_text_atomic
+
+    target = folder / DEMO_SAMPLE
+    write_text_atomic(target, resources.files("robustqa").joinpath("data", DEMO_SAMPLE).read_text(encoding="utf-8"))
+    return target
+
+
+@click.command("demo")
+@click.option("--model", default=DEMO_MODEL, show_default=True,
+              help="QA model: an alias (see `robustqa models`), a hub id, or a local folder (offline: a folder).")
+@click.option("--output-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs/demo"), show_default=True,
+              help="Run folder: the sample, its qads variant, and the `robustqa eval` outputs.")
+@click.pass_context
+def demo(ctx: click.Context, model: str, output_dir: Path) -> None:
+    """The whole idea in one command, on 29 SQuAD 2.0 questions shipped with robustqa (CC BY-SA 4.0).
+
+    Builds the qads variant of the sample (WordNet synonyms in the questions), evaluates MODEL on both, prints
+    the clean vs perturbed table and the questions that flipped, and the command that opens the
+    failure-analysis notebook on the run.
+    """
+    from robustqa import analysis
+    from robustqa.cli import cli
+
+    _check_demo_model(model)
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"{output_dir}: cannot create the folder ({error.strerror}); choose another --output-dir") from None
+    clean = _packaged_sample(output_dir)
+    perturbed = output_dir / f"{clean.stem}-{DEMO_RECIPE}.json"
+    click.secho(f"[1/3] building the {DEMO_RECIPE} variant of the packaged sample ({clean})", bold=True)
+    cli.main(["build-dataset", "--input", str(clean), "--output", str(perturbed), "--recipe", DEMO_RECIPE],
+             prog_name="robustqa", standalone_mode=False)
+    click.secho(f"[2/3] evaluating {model} on the clean and the perturbed questions", bold=True)
+    cli.main(["eval", model, "--clean", str(clean), "--perturbed", str(perturbed), "--output-dir", str(output_dir)],
+             prog_name="robustqa", standalone_mode=False)
+    run = analysis.load_run(output_dir)
+    flips = analysis.flipped(run, changed_only=True)
+    click.secho(f"[3/3] {len(flips)} questions flipped from right to wrong; substituted words in [brackets]:", bold=True)
+    for flip in flips[:5]:
+        click.echo(f"  {flip.question_text}\n  {flip.perturbed_text}")
+        click.echo(f"    clean: {flip.clean_prediction or '(no answer)'!r}  perturbed: {flip.perturbed_prediction or '(no answer)'!r}")
+    click.echo("\nOpen the failure-analysis notebook on this run:")
+    click.echo(f"  ROBUSTQA_RUN={output_dir.resolve()} jupyter notebook {NOTEBOOK}")

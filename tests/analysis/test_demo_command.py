@@ -1,0 +1,60 @@
+"""`robustqa demo`: the packaged sample end to end with the shared model, and the offline message."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from robustqa import analysis
+from robustqa.cli import cli
+
+
+def test_packaged_sample_is_squad_with_both_kinds_of_question() -> None:
+    data = json.loads(resources.files("robustqa").joinpath("data", "squad2-sample.json").read_text(encoding="utf-8"))
+    questions = [q for a in data["data"] for p in a["paragraphs"] for q in p["qas"]]
+    assert 20 <= len(questions) <= 40
+    assert {q["is_impossible"] for q in questions} == {True, False}
+    for article in data["data"]:
+        for paragraph in article["paragraphs"]:
+            for q in paragraph["qas"]:
+                for answer in q["answers"]:
+                    assert paragraph["context"][answer["answer_start"] :].startswith(answer["text"])
+    attribution = resources.files("robustqa").joinpath("data", "ATTRIBUTION.md").read_text(encoding="utf-8")
+    assert "CC BY-SA 4.0" in attribution and "Rajpurkar" in attribution
+
+
+def test_demo_with_a_local_model(tmp_path: Path, shared_model_path: Path) -> None:
+    out = tmp_path / "demo"
+    result = CliRunner().invoke(cli, ["demo", "--model", str(shared_model_path), "--output-dir", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    run = analysis.load_run(out)
+    assert run.report["perturbed_signature"].startswith("recipe:qads@")
+    assert len({e["source_id"] for e in run.examples}) == 30
+    flips = analysis.flipped(run, changed_only=True)
+    assert f"[3/3] {len(flips)} questions flipped from right to wrong" in result.output
+    assert flips, "the sample was chosen so that the shared model flips questions"
+    assert flips[0].perturbed_text in result.output
+    assert "Clean EM" in result.output  # the table
+    assert f"ROBUSTQA_RUN={out.resolve()} jupyter notebook notebooks/failure_analysis.ipynb" in result.output
+
+
+def test_demo_offline_without_model_says_how_to_pass_one(tmp_path: Path) -> None:
+    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "empty-hf-cache"))
+    out = tmp_path / "demo"
+    done = subprocess.run(
+        [sys.executable, "-c", "from robustqa.cli import main; main()", "demo", "--output-dir", str(out)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert done.returncode == 4
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("robustqa: error: the demo model 'electra-small'")
+    assert "robustqa demo --model PATH" in lines[0]
+    assert not out.exists()
