@@ -1,0 +1,80 @@
+"""`robustqa build-dataset --workers 2` against `--workers 1`: speed-up and byte-identical output.
+
+Each run is the whole command in a fresh process; runs alternate between 1 and 2 workers so load from other
+work on the machine hits both alike. Reported: median wall time of the command, median build time (the
+summary's `seconds`, without process start and file writing), the CPU time all processes used, the
+speed-ups, and whether all outputs are byte-identical. On a machine shared with other work the wall-clock
+speed-up understates what the split allows; the CPU-time figure shows the work the split adds.
+
+    NLTK_DATA=../shared/nltk_data python benchmarks/build_workers.py [--repeats 3] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+
+
+def robustqa_command() -> list[str]:
+    script = Path(sys.executable).with_name("robustqa")
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from robustqa.cli import main; main()"]
+
+
+def run(path: str, output: Path, workers: int) -> tuple[float, float, str, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(
+        robustqa_command() + ["build-dataset", "--input", path, "--output", str(output), "--workers", str(workers)],
+        check=True, capture_output=True, text=True,
+    )
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    match = re.search(r"seconds +([0-9.]+)", done.stdout)
+    build = float(match.group(1)) if match else float("nan")
+    return wall, build, hashlib.sha256(output.read_bytes()).hexdigest(), cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", default=str(REPO.parent / "shared" / "squad" / "squad2-dev-half.json"))
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    results: dict[int, list[tuple[float, float, str, float]]] = {1: [], args.workers: []}
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(args.repeats):
+            for workers in results:
+                results[workers].append(run(args.input, Path(folder) / f"out-{workers}.json", workers))
+    print(f"input: {args.input}; {args.repeats} repetitions per setting, alternating; {os.cpu_count()} CPUs")
+    medians = {}
+    for workers, rows in results.items():
+        walls, builds = [r[0] for r in rows], [r[1] for r in rows]
+        medians[workers] = (statistics.median(walls), statistics.median(builds), statistics.median(r[3] for r in rows))
+        print(
+            f"  --workers {workers}: command {medians[workers][0]:.1f} s, build {medians[workers][1]:.1f} s, "
+            f"CPU time of all processes {medians[workers][2]:.1f} s (medians; command runs {', '.join(f'{w:.1f}' for w in walls)})"
+        )
+    one, many = medians[1], medians[args.workers]
+    print(f"  speed-up, whole command: {one[0] / many[0]:.2f}x; build only: {one[1] / many[1]:.2f}x   (target >= 1.7x)")
+    # with idle cores the wall time of N workers is about their CPU time / N: the speed-up the split allows
+    print(f"  speed-up the split allows on idle cores (CPU time 1 worker / (CPU time {args.workers} workers / {args.workers})): {one[2] / (many[2] / args.workers):.2f}x")
+    digests = {r[2] for rows in results.values() for r in rows}
+    print(f"  outputs byte-identical across all runs: {'yes' if len(digests) == 1 else 'NO'}")
+    print(f"  load average at the end: {os.getloadavg()[0]:.1f} (other work on the machine competes for the same CPUs)")
+
+
+if __name__ == "__main__":
+    main()
