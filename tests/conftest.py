@@ -35,3 +35,40 @@ def squad_heldout_path() -> Path:
 @pytest.fixture(scope="session")
 def shared_model_path() -> Path:
     return SHARED / "models" / "minilm-squad2-mini"
+
+
+def _robustqa_command() -> list[str]:
+    """The installed console script (beside this interpreter when it is there)."""
+    import shutil
+    import sys
+
+    exe = shutil.which("robustqa", path=str(Path(sys.executable).parent)) or shutil.which("robustqa")
+    if exe is None:
+        raise RuntimeError("the robustqa console script is not installed; run `pip install -e . --no-deps`")
+    return [exe]
+
+
+@pytest.fixture(scope="session")
+def real_run(tmp_path_factory: pytest.TempPathFactory, squad_heldout_path: Path, shared_model_path: Path) -> Path:
+    """A real `robustqa eval` run folder, made once per test session (about 1–2 minutes on 2 CPU cores).
+
+    Builds the `qads` variant of the held-out SQuAD file with `robustqa build-dataset`, then evaluates the
+    shared MiniLM model on both with `robustqa eval`, each as a subprocess of the console script, as a user
+    would. Returns the run folder (report.json names the perturbed file it used).
+    """
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-m", "pip", "install", "-e", str(REPO), "--no-deps", "-q"], check=True, capture_output=True)
+    root = tmp_path_factory.mktemp("real_run")
+    qads = root / "qads-heldout.json"
+    run_dir = root / "run"
+    commands = [
+        ["build-dataset", "--input", str(squad_heldout_path), "--output", str(qads), "--recipe", "qads", "--seed", "13"],
+        ["eval", str(shared_model_path), "--clean", str(squad_heldout_path), "--perturbed", str(qads), "--output-dir", str(run_dir), "--quiet"],
+    ]
+    for args in commands:
+        done = subprocess.run(_robustqa_command() + args, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"robustqa {' '.join(args)} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}")
+    return run_dir

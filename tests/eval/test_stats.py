@@ -55,6 +55,9 @@ def test_drop_values_by_hand():
     assert drop["HasAns_exact"] == pytest.approx(-50.0) and drop["HasAns_f1"] == pytest.approx(-25.0)
     assert drop["NoAns_exact"] == pytest.approx(0.0)
     assert drop["changed"]["questions"] == 3 and drop["changed"]["exact"] == pytest.approx(100 * (1 - 2) / 3)
+    assert drop["changed"]["HasAns_questions"] == 1 and drop["changed"]["HasAns_exact"] == pytest.approx(-100.0)
+    assert drop["changed"]["NoAns_questions"] == 2 and drop["changed"]["NoAns_exact"] == pytest.approx(0.0)
+    assert drop["HasAns_exact_ci"] == [-100.0, 0.0] or drop["HasAns_exact_ci"][0] <= -50.0 <= drop["HasAns_exact_ci"][1]
     assert "worst_case" not in drop
     assert flip_counts(pairs) == {"right_to_wrong": 2, "wrong_to_right": 1, "changed_right_to_wrong": 2, "changed_wrong_to_right": 1}
 

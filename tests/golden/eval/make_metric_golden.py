@@ -11,6 +11,11 @@ own virtual environment (transformers 5 dropped it). Nothing of it is copied int
 Writes `metric_predictions.json` and `metric_na_probs.json` (synthetic predictions over the held-out file,
 seeded, covering exact answers, articles, punctuation, partial overlaps, abstentions and tied
 probabilities) and `metric_reference.json` (the reference scores for several thresholds).
+
+    .bench/metricref/bin/python tests/golden/eval/make_metric_golden.py --check-run RUN_DIR CLEAN_FILE
+
+compares a `robustqa eval` run folder's report.json with the reference recomputed on the prediction and
+null-odds files the run wrote (prints the largest difference per set; exits 1 above 1e-9).
 """
 
 from __future__ import annotations
@@ -87,5 +92,35 @@ def main(data_path: str) -> None:
     (HERE / "metric_reference.json").write_text(json.dumps(reference, indent=2) + "\n")
 
 
+def check_run(run_dir: str, clean_file: str) -> int:
+    from transformers.data.metrics import squad_metrics
+
+    run = Path(run_dir)
+    report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    thresh = report["settings"]["na_prob_thresh"]
+    worst = 0.0
+    for entry in report["models"]:
+        for role, data_file in (("clean", clean_file), ("perturbed", report["perturbed_file"])):
+            if entry[role] is None:
+                continue
+            data = json.loads(Path(data_file).read_text(encoding="utf-8"))
+            examples = [
+                SimpleNamespace(qas_id=qa["id"], answers=qa["answers"])
+                for article in data["data"]
+                for paragraph in article["paragraphs"]
+                for qa in paragraph["qas"]
+            ]
+            preds = json.loads((run / entry["files"][f"{role}_predictions"]).read_text(encoding="utf-8"))
+            odds = json.loads((run / entry["files"][f"{role}_null_odds"]).read_text(encoding="utf-8"))
+            expected = squad_metrics.squad_evaluate(examples, preds, odds, thresh)
+            diff = max(abs(entry[role][k] - expected[k]) for k in expected)
+            worst = max(worst, diff)
+            print(f"{entry['model']} {role}: {len(expected)} keys, max |report - reference| = {diff:.3g}; "
+                  f"exact {expected['exact']:.4f} f1 {expected['f1']:.4f}")
+    return 0 if worst <= 1e-9 else 1
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--check-run":
+        sys.exit(check_run(sys.argv[2], sys.argv[3]))
     main(sys.argv[1])
