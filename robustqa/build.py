@@ -13,7 +13,7 @@ import hashlib
 import multiprocessing
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -71,6 +71,7 @@ class _Unit:
     """One paragraph to build, with the article it belongs to."""
 
     article: int
+    index: int  # of the paragraph in its article
     title: str
     paragraph: Paragraph
 
@@ -78,6 +79,7 @@ class _Unit:
 @dataclass(frozen=True)
 class _UnitResult:
     article: int
+    index: int
     paragraphs: tuple[dict[str, Any], ...]
     summary: BuildSummary = field(default_factory=BuildSummary)
 
@@ -196,7 +198,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     if not paragraph.qas:  # keep question-less paragraphs as they were
         groups[paragraph.context] = {"context": paragraph.context, "qas": [], **{k: v for k, v in paragraph.extra.items() if k not in _OWN_PARAGRAPH_KEYS}}
     summary = BuildSummary(len(paragraph.qas), written, changed, substitutions, tuple(sorted(skipped.items())))
-    return _UnitResult(unit.article, tuple(ordered(g, PARAGRAPH_ORDER) for g in groups.values()), summary)
+    return _UnitResult(unit.article, unit.index, tuple(ordered(g, PARAGRAPH_ORDER) for g in groups.values()), summary)
 
 
 # --- parallel building ------------------------------------------------------------------------------
@@ -237,8 +239,25 @@ def _build_chunk(units: Sequence[_Unit]) -> list[_UnitResult]:
     return [build_paragraph(recipe, unit, seed=seed, variants=variants) for unit in units]
 
 
-def _chunks(units: Sequence[_Unit], size: int) -> list[list[_Unit]]:
-    return [list(units[i : i + size]) for i in range(0, len(units), size)]
+def _chunks(units: Sequence[_Unit], workers: int) -> list[list[_Unit]]:
+    """Contiguous paragraphs of one article per chunk, largest chunks first.
+
+    Most of the engine's time goes into first look-ups that its caches then keep (senses, Lesk
+    signatures); a worker that handles whole articles meets the article's words again, where
+    interleaved paragraphs would make every worker look up every article's words. Chunks are about a
+    quarter of a worker's share, so handing out the largest first leaves little idle time at the end.
+    """
+    total = sum(len(u.paragraph.qas) for u in units)
+    target = max(1, -(-total // (workers * 4)))
+    chunks: list[list[_Unit]] = []
+    size = 0
+    for unit in units:
+        if not chunks or chunks[-1][0].article != unit.article or size >= target:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(unit)
+        size += len(unit.paragraph.qas)
+    return sorted(chunks, key=lambda c: -sum(len(u.paragraph.qas) for u in c))
 
 
 def _warm_up(recipe: perturbations.Recipe, units: Sequence[_Unit], seed: int) -> None:
@@ -257,6 +276,7 @@ def _run_units(
     workers: int,
     progress: Callable[[int], None] | None,
 ) -> Iterator[_UnitResult]:
+    """Results of every unit, in any order (callers place them by `article`/`index`)."""
     if workers <= 1 or len(units) < 2:
         for unit in units:
             result = build_paragraph(recipe, unit, seed=seed, variants=variants)
@@ -268,11 +288,10 @@ def _run_units(
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     if context.get_start_method() == "fork":
         _warm_up(recipe, units, seed)
-    # small chunks keep both processes busy to the end; results come back in submission order
-    size = max(1, min(16, len(units) // (workers * 8) or 1))
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(recipe, seed, variants)) as pool:
-        for results in pool.map(_build_chunk, _chunks(units, size)):
-            for result in results:
+        futures = [pool.submit(_build_chunk, chunk) for chunk in _chunks(units, workers)]
+        for future in as_completed(futures):
+            for result in future.result():
                 if progress:
                     progress(result.summary.questions)
                 yield result
@@ -302,16 +321,21 @@ def build_dataset(
     check_unique_ids(dataset)
     started = time.perf_counter()
     signature = build_signature(recipe, seed=seed, variants=variants)
-    units = [_Unit(a_index, article.title, paragraph) for a_index, article in enumerate(dataset.articles) for paragraph in article.paragraphs]
-    built: dict[int, list[dict[str, Any]]] = {index: [] for index in range(len(dataset.articles))}
+    units = [
+        _Unit(a_index, p_index, article.title, paragraph)
+        for a_index, article in enumerate(dataset.articles)
+        for p_index, paragraph in enumerate(article.paragraphs)
+    ]
+    built: dict[tuple[int, int], tuple[dict[str, Any], ...]] = {}
     summary = BuildSummary()
     for result in _run_units(recipe, units, seed=seed, variants=variants, workers=workers, progress=progress):
-        built[result.article].extend(result.paragraphs)
-        summary = summary.merge(result.summary)
+        built[result.article, result.index] = result.paragraphs
+        summary = summary.merge(result.summary)  # sums: the order results arrive in does not matter
     data = []
     for a_index, article in enumerate(dataset.articles):
         extra = {k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}
-        data.append({"title": article.title, "paragraphs": built[a_index], **extra})
+        paragraphs = [p for p_index in range(len(article.paragraphs)) for p in built[a_index, p_index]]
+        data.append({"title": article.title, "paragraphs": paragraphs, **extra})
     summary = BuildSummary(summary.questions, summary.written, summary.changed, summary.substitutions, summary.skipped, time.perf_counter() - started)
     document: dict[str, Any] = {
         "version": dataset.version,
