@@ -18,8 +18,8 @@ import perturbations
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED, BuildSummary
 from robustqa.errors import InputError, OutputError
 
-_RECIPE_HELP = "recipe name (see `robustqa recipes`); default: qads"
-_SEED_HELP = "seed of the per-example generators; default: 13"
+_RECIPE_HELP = "recipe name (see `robustqa recipes`)"
+_SEED_HELP = "seed of the per-example generators (documented default: 13)"
 
 
 def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
