@@ -128,14 +128,7 @@ def load_squad(path: str | Path, *, check_answers: bool = False, repair: bool = 
     dataset building needs that, other readers may skip the cost. Repaired answers emit a `RepairWarning`.
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", path=str(path), hint="check the path") from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", path=str(path), hint="give a SQuAD 2.0 JSON file") from None
-    except OSError as error:
-        raise InputError(f"cannot read file ({error.strerror})", path=str(path), hint="check its permissions") from None
+    data = read_input(path, hint="give a SQuAD 2.0 JSON file")
     if not data.strip():
         raise InputError("file is empty", path=str(path), hint="give an official SQuAD 2.0 JSON file")
     try:
@@ -148,6 +141,27 @@ def load_squad(path: str | Path, *, check_answers: bool = False, repair: bool = 
     if check_answers:
         dataset = check_answer_offsets(dataset, repair=repair)
     return dataset
+
+
+def read_input(path: str | Path, *, hint: str) -> bytes:
+    """The bytes of an input file, or an `InputError` that says why not (missing, a folder, unreadable)."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found", path=str(path), hint="check the path") from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", path=str(path), hint=hint) from None
+    except OSError as error:
+        raise InputError(f"cannot read file ({error.strerror})", path=str(path), hint="check its permissions") from None
+
+
+def check_output_path(path: str | Path) -> None:
+    """Fail before any work when the output cannot be written where asked."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise OutputError(f"{path}: folder '{path.parent}' does not exist; create it first or choose another output path")
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; give a file name for the output")
 
 
 def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]:
@@ -342,10 +356,7 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     """Write through a temporary file in the same folder, then rename: a failure never leaves a partial file."""
     path = Path(path)
     folder = path.parent
-    if not folder.is_dir():
-        raise OutputError(f"{path}: folder '{folder}' does not exist; create it first or choose another output path")
-    if path.is_dir():
-        raise OutputError(f"{path}: is a folder; give a file name for the output")
+    check_output_path(path)
     try:
         handle, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as error:

@@ -16,7 +16,8 @@ import click
 
 import perturbations
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED, BuildSummary
-from robustqa.errors import InputError, OutputError
+from robustqa.errors import InputError
+from robustqa.squad import read_input
 
 _RECIPE_HELP = "recipe name (see `robustqa recipes`)"
 _SEED_HELP = "seed of the per-example generators (documented default: 13)"
@@ -31,14 +32,6 @@ def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
 def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...]) -> perturbations.Recipe:
     overrides = {"rate": rate, "protected_words": _protected(protect)}
     return perturbations.get_recipe(name, **{k: v for k, v in overrides.items() if v is not None})
-
-
-def _check_output_folder(output: Path) -> None:
-    """Fail before the work, not after it, when the output cannot be written."""
-    if not output.parent.is_dir():
-        raise OutputError(f"{output}: folder '{output.parent}' does not exist; create it first or choose another --output")
-    if output.is_dir():
-        raise OutputError(f"{output}: is a folder; give a file name for --output")
 
 
 def _format_summary(summary: BuildSummary, output: Path, signature: str) -> str:
@@ -82,11 +75,11 @@ def build_dataset(
     from tqdm import tqdm
 
     from robustqa.build import build_dataset as build
-    from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
+    from robustqa.squad import RepairWarning, check_answer_offsets, check_output_path, load_squad, load_squad_hub, write_squad
 
     recipe = _recipe(recipe_name, rate=rate, protect=protect)
     output = Path(output_path)
-    _check_output_folder(output)
+    check_output_path(output)
     perturbations.check_resources()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepairWarning)
@@ -113,16 +106,11 @@ def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Ite
         if input_path == "-":
             yield from (line.rstrip("\r\n") for line in stdin)
             return
+        data = read_input(path, hint="give a text file, one text per line")
         try:
-            content = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError("file not found", path=input_path, hint="check the path") from None
-        except IsADirectoryError:
-            raise InputError("is a folder, not a file", path=input_path, hint="give a text file, one text per line") from None
+            content = data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise InputError(f"not UTF-8 text ({error.reason} at byte {error.start})", path=input_path, hint="give a UTF-8 text file") from None
-        except OSError as error:
-            raise InputError(f"cannot read file ({error.strerror})", path=input_path, hint="check its permissions") from None
         yield from content.splitlines()
     elif not texts:
         yield from (line.rstrip("\r\n") for line in stdin)
