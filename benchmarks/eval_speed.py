@@ -1,0 +1,207 @@
+"""`robustqa eval` speed on CPU, side by side with its two baselines, in one run.
+
+Over the held-out SQuAD 2.0 file (1,494 questions) with the shared MiniLM QA model:
+
+(a) robustqa's whole eval (the `robustqa eval` command in a fresh process: imports, model load,
+    tokenization, inference, decoding, official scoring, all report files) against the transformers 4.x
+    question-answering pipeline (its own virtual environment, `handle_impossible_answer=True`, batch size
+    tuned on a subset first), also a whole fresh process. Target: at least 1.4× its throughput.
+(b) the same robustqa eval against a bare length-sorted fp32 forward pass over the same windows
+    (pre-padded batches, nothing but `model(**batch)` timed): what tokenization, decoding, scoring and
+    I/O add on top of the machine's limit. Target: at most 15%.
+(c) the opt-in int8 mode (`--int8`): speed and F1 against fp32.
+
+Runs are interleaved (robustqa, bare, pipeline, int8, then again) so load from other work on a shared
+machine hits all alike; medians and the spread (min–max) are printed.
+
+One-off set-up of the baseline's environment (git-ignored):
+    python -m venv .bench/tf4 && .bench/tf4/bin/pip install torch==2.13.0 'transformers<5'
+
+    python benchmarks/eval_speed.py [--repeats 3] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
+MODEL = SHARED / "models" / "minilm-squad2-mini"
+DATA = SHARED / "squad" / "squad2-dev-heldout.json"
+TF4_PYTHON = REPO / ".bench" / "tf4" / "bin" / "python"
+
+PIPELINE_SCRIPT = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from transformers import pipeline
+model, data, out, batch_size, limit = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+qa = pipeline("question-answering", model=model, tokenizer=model, device=-1)
+rows = [(q["id"], q["question"], p["context"]) for a in json.load(open(data))["data"] for p in a["paragraphs"] for q in p["qas"]]
+rows = rows[:limit] if limit else rows
+t1 = time.perf_counter()
+answers = qa(question=[r[1] for r in rows], context=[r[2] for r in rows], batch_size=batch_size,
+             handle_impossible_answer=True, max_seq_len=384, doc_stride=128)
+answers = answers if isinstance(answers, list) else [answers]
+t2 = time.perf_counter()
+json.dump({r[0]: a["answer"] for r, a in zip(rows, answers)}, open(out, "w"))
+print(json.dumps({"setup": t1 - t0, "run": t2 - t1, "total": time.perf_counter() - t0}))
+"""
+
+
+def robustqa_command() -> list[str]:
+    exe = shutil.which("robustqa", path=str(Path(sys.executable).parent)) or shutil.which("robustqa")
+    if exe is None:
+        sys.exit("the robustqa console script is not installed: pip install -e . --no-deps")
+    return [exe]
+
+
+def run_robustqa(out: Path, *extra: str, limit: int | None = None) -> tuple[float, dict]:
+    command = robustqa_command() + ["eval", str(MODEL), "--clean", str(DATA), "--output-dir", str(out), "--quiet", *extra]
+    if limit:
+        command += ["--limit", str(limit)]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"robustqa eval failed: {done.stderr[-2000:]}")
+    return wall, json.loads((out / "report.json").read_text())["models"][0]["clean"]
+
+
+def run_pipeline(out: Path, batch_size: int, limit: int | None) -> tuple[float, dict]:
+    script = out.parent / "pipeline_qa.py"
+    script.write_text(PIPELINE_SCRIPT)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [str(TF4_PYTHON), str(script), str(MODEL), str(DATA), str(out), str(batch_size), str(limit or 0)],
+        capture_output=True, text=True, env=dict(os.environ, TRANSFORMERS_VERBOSITY="error"),
+    )
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"the transformers 4.x pipeline failed: {done.stderr[-2000:]}")
+    return wall, json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def pipeline_f1(predictions: Path) -> float:
+    from robustqa.metric import evaluate_files
+
+    return float(evaluate_files(DATA, predictions)["f1"])
+
+
+class BareForward:
+    """The machine's limit: pre-tokenized, pre-padded, length-sorted batches; only the forward pass timed."""
+
+    def __init__(self, batch_size: int, limit: int | None) -> None:
+        import torch
+        from transformers import AutoModelForQuestionAnswering, AutoTokenizer
+
+        from robustqa.inference import build_windows, length_sorted_batches
+        from robustqa.squad import load_squad
+
+        examples = load_squad(DATA).examples()[: limit or None]
+        tokenizer = AutoTokenizer.from_pretrained(MODEL, use_fast=True)
+        self.model = AutoModelForQuestionAnswering.from_pretrained(MODEL).eval()
+        windows = build_windows(tokenizer, examples, 384, 128)
+        self.windows = len(windows)
+        self.batches = []
+        for batch in length_sorted_batches(windows.lengths, batch_size):
+            width = max(len(windows.input_ids[w]) for w in batch)
+            ids = torch.zeros((len(batch), width), dtype=torch.long)
+            mask = torch.zeros_like(ids)
+            types = torch.zeros_like(ids)
+            for row, w in enumerate(batch):
+                n = len(windows.input_ids[w])
+                ids[row, :n] = torch.tensor(windows.input_ids[w])
+                mask[row, :n] = 1
+                types[row, :n] = torch.tensor(windows.token_type_ids[w])
+            self.batches.append({"input_ids": ids, "attention_mask": mask, "token_type_ids": types})
+
+    def run(self) -> float:
+        import torch
+
+        start = time.perf_counter()
+        with torch.inference_mode():
+            for batch in self.batches:
+                self.model(**batch)
+        return time.perf_counter() - start
+
+
+def tune_pipeline(work: Path, limit: int) -> int:
+    """The pipeline's fastest batch size on a subset (the figure the comparison then uses)."""
+    timings = {}
+    for batch_size in (1, 8, 16, 32):
+        _, inner = run_pipeline(work / f"tune-{batch_size}.json", batch_size, limit)
+        timings[batch_size] = inner["run"]
+        print(f"  pipeline batch_size={batch_size:<3} {limit} questions: {inner['run']:.1f} s", flush=True)
+    return min(timings, key=timings.__getitem__)
+
+
+def spread(values: list[float]) -> str:
+    return f"median {statistics.median(values):6.1f} s  (min {min(values):.1f}, max {max(values):.1f}, n={len(values)})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=None, help="first N questions only (quick check)")
+    parser.add_argument("--batch-size", type=int, default=32, help="robustqa's and the bare pass's batch size")
+    parser.add_argument("--pipeline-batch-size", type=int, default=None, help="skip tuning, use this batch size")
+    parser.add_argument("--skip-pipeline", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_pipeline and not TF4_PYTHON.exists():
+        sys.exit(f"{TF4_PYTHON} is missing; create it: python -m venv .bench/tf4 && .bench/tf4/bin/pip install torch==2.13.0 'transformers<5'")
+    questions = args.limit or sum(1 for a in json.loads(DATA.read_text())["data"] for p in a["paragraphs"] for _ in p["qas"])
+    work = Path(tempfile.mkdtemp(prefix="robustqa-eval-speed-"))
+    try:
+        import torch
+
+        print(f"{questions} questions, {MODEL.name}, torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}", flush=True)
+        bare = BareForward(args.batch_size, args.limit)
+        print(f"{bare.windows} windows", flush=True)
+        pipeline_bs = args.pipeline_batch_size
+        if not args.skip_pipeline and pipeline_bs is None:
+            pipeline_bs = tune_pipeline(work, min(questions, 200))
+        times: dict[str, list[float]] = {"robustqa": [], "bare": [], "pipeline": [], "pipeline_run": [], "int8": []}
+        f1 = {}
+        for rep in range(args.repeats):
+            wall, clean = run_robustqa(work / f"fp32-{rep}", "--batch-size", str(args.batch_size), limit=args.limit)
+            times["robustqa"].append(wall)
+            f1["fp32"] = clean["f1"]
+            times["bare"].append(bare.run())
+            if not args.skip_pipeline:
+                wall, inner = run_pipeline(work / f"pipeline-{rep}.json", pipeline_bs, args.limit)
+                times["pipeline"].append(wall)
+                times["pipeline_run"].append(inner["run"])
+            wall, clean = run_robustqa(work / f"int8-{rep}", "--int8", "--batch-size", str(args.batch_size), limit=args.limit)
+            times["int8"].append(wall)
+            f1["int8"] = clean["f1"]
+            print(f"  round {rep + 1}: " + ", ".join(f"{k} {v[-1]:.1f} s" for k, v in times.items() if v), flush=True)
+        med = {k: statistics.median(v) for k, v in times.items() if v}
+        print()
+        print(f"robustqa eval (whole command, fp32)   {spread(times['robustqa'])}  {questions / med['robustqa']:.1f} q/s")
+        print(f"bare sorted fp32 forward pass         {spread(times['bare'])}")
+        print(f"(b) overhead of everything else: {100 * (med['robustqa'] / med['bare'] - 1):+.1f}% (target <= +15%)")
+        if times["pipeline"]:
+            pf1 = pipeline_f1(work / f"pipeline-{args.repeats - 1}.json")
+            print(f"transformers 4.x pipeline (bs {pipeline_bs}, whole process) {spread(times['pipeline'])}  {questions / med['pipeline']:.1f} q/s"
+                  f"  [pipeline call alone: median {med['pipeline_run']:.1f} s]")
+            print(f"(a) throughput robustqa / pipeline: {med['pipeline'] / med['robustqa']:.2f}x (target >= 1.4x);"
+                  f" pipeline call alone vs whole robustqa command: {med['pipeline_run'] / med['robustqa']:.2f}x")
+            print(f"    F1 (official rules): robustqa {f1['fp32']:.2f}, pipeline {pf1:.2f} (max_answer_len 15, probability scores)")
+        print(f"robustqa eval --int8                  {spread(times['int8'])}")
+        print(f"(c) int8 speed-up {med['robustqa'] / med['int8']:.2f}x; F1 int8 {f1['int8']:.2f} vs fp32 {f1['fp32']:.2f}"
+              f" ({f1['int8'] - f1['fp32']:+.2f} points; target within 1)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
