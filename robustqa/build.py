@@ -4,7 +4,9 @@ The unit of work is a paragraph: its context is edited at most once (with every 
 question frozen), then each question is perturbed with the paragraph as word-sense context. Every call
 to the engine is keyed by the question id (or a hash of the context) and the seed, so a question's result
 never depends on which other questions are in the file or in which order, or in which worker process,
-paragraphs are handled; `workers=N` therefore writes the same bytes as one worker.
+paragraphs are handled; `workers=N` therefore writes the same bytes as one worker. (A context edit
+depends on its paragraph's answer spans, which it must leave alone, so recipes that edit contexts make a
+question's context depend on the other questions of its paragraph, and on nothing else.)
 """
 
 from __future__ import annotations
