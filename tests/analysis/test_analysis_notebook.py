@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import nbformat
@@ -25,3 +26,26 @@ def test_notebook_only_calls_the_library() -> None:
     sources = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
     assert "from robustqa import analysis" in sources
     assert "\ndef " not in sources and "\nclass " not in sources
+
+
+def test_notebook_runs_on_a_real_run(real_run: Path, monkeypatch) -> None:
+    """Executed as a user would open it: kernel python3 started in notebooks/, run taken from ROBUSTQA_RUN."""
+    import nbclient
+
+    monkeypatch.setenv("ROBUSTQA_RUN", str(real_run))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(NOTEBOOK.parents[1]), os.environ.get("PYTHONPATH")])))
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(notebook, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}})
+    client.execute()  # raises CellExecutionError on any cell error
+
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    assert f"run folder: {real_run.resolve()}" in text
+    pictures = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert len(pictures) >= 2
+    html = "".join(o["data"].get("text/html", "") for o in outputs if "data" in o)
+    flip_rows = [row for row in html.split("<tr>") if "<mark" in row]
+    assert len(flip_rows) >= 10, f"only {len(flip_rows)} flipped questions with highlighted substitutions shown"
+    for heading in ("by pos", "by substitutions", "by question type", "by confidence", "by answerable"):
+        assert any(heading in o["data"].get("text/markdown", "") for o in outputs if "data" in o), heading

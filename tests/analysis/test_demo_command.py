@@ -9,10 +9,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from robustqa import analysis
-from robustqa.cli import cli
 
 
 def test_packaged_sample_is_squad_with_both_kinds_of_question() -> None:
@@ -29,19 +26,17 @@ def test_packaged_sample_is_squad_with_both_kinds_of_question() -> None:
     assert "CC BY-SA 4.0" in attribution and "Rajpurkar" in attribution
 
 
-def test_demo_with_a_local_model(tmp_path: Path, shared_model_path: Path) -> None:
-    out = tmp_path / "demo"
-    result = CliRunner().invoke(cli, ["demo", "--model", str(shared_model_path), "--output-dir", str(out)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
+def test_demo_with_a_local_model(demo_run: tuple[Path, str]) -> None:
+    out, output = demo_run
     run = analysis.load_run(out)
     assert run.report["perturbed_signature"].startswith("recipe:qads@")
     assert len({e["source_id"] for e in run.examples}) == 30
     flips = analysis.flipped(run, changed_only=True)
-    assert f"[3/3] {len(flips)} questions flipped from right to wrong" in result.output
+    assert f"[3/3] {len(flips)} questions flipped from right to wrong" in output
     assert flips, "the sample was chosen so that the shared model flips questions"
-    assert flips[0].perturbed_text in result.output
-    assert "Clean EM" in result.output  # the table
-    assert f"ROBUSTQA_RUN={out.resolve()} jupyter notebook notebooks/failure_analysis.ipynb" in result.output
+    assert flips[0].perturbed_text in output
+    assert "Clean EM" in output  # the table
+    assert f"ROBUSTQA_RUN={out.resolve()} jupyter notebook notebooks/failure_analysis.ipynb" in output
 
 
 def test_demo_offline_without_model_says_how_to_pass_one(tmp_path: Path) -> None:

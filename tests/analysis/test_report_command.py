@@ -76,3 +76,19 @@ def test_bad_run_folder_is_one_line_and_writes_nothing(synthetic_run: Path, tmp_
 def test_output_into_missing_folder_is_refused(synthetic_run: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["report", str(synthetic_run), "--output", str(tmp_path / "no" / "r.md")])
     assert result.exit_code == 5 and "does not exist" in result.output
+
+
+def test_real_run_alone_and_beside_the_demo_run(real_run: Path, demo_run: tuple[Path, str], tmp_path: Path, shared_model_path: Path) -> None:
+    """A run made earlier renders; and two real runs (held-out file, packaged sample) side by side."""
+    alone = _invoke(str(real_run))
+    assert alone.exit_code == 0, alone.output
+    report = json.loads((real_run / "report.json").read_text())
+    assert f"{report['models'][0]['clean']['exact']:.2f}" in alone.output
+
+    sample = demo_run[0]
+    out = tmp_path / "both.html"
+    both = _invoke(str(real_run), str(sample), "--format", "html", "--output", str(out))
+    assert both.exit_code == 0, both.output
+    page = out.read_text()
+    assert f"{real_run.name}: {report['models'][0]['model']}" in page and f"sample: {shared_model_path}" in page
+    assert page.count("<tr>") == 3
