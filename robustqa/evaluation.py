@@ -257,7 +257,7 @@ def predict_set(
     todo_ids = distributed.broadcast_object(todo_ids)
     wanted = set(todo_ids)
     todo = [ex for ex in examples if ex.id in wanted]
-    bar = _progress_bar(len(todo), description, progress and main)
+    bar = _progress_bar(len(todo), description, progress and main and bool(todo))
     try:
         for start in range(0, len(todo), chunk_size):
             chunk = todo[start : start + chunk_size]
@@ -509,8 +509,8 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
     settings.update(na_prob_thresh=na_prob_thresh, bootstrap=config.bootstrap, seed=config.seed, limit=config.limit)
     report = {
         "signature": signature.format(),
-        "clean_file": str(config.clean_file),
-        "perturbed_file": str(config.perturbed_file) if config.perturbed_file is not None else None,
+        "clean_file": str(Path(config.clean_file).resolve()),
+        "perturbed_file": str(Path(config.perturbed_file).resolve()) if config.perturbed_file is not None else None,
         "perturbed_signature": data.perturbed_signature,
         "settings": settings,
         "models": [o.entry for o in outcomes],

@@ -20,7 +20,7 @@ def _console(stream: object = None):  # -> rich.console.Console
 
     file = stream or sys.stdout
     is_tty = getattr(file, "isatty", lambda: False)()
-    return Console(file=file, width=None if is_tty else 220, soft_wrap=False)
+    return Console(file=file, width=None if is_tty else 400, soft_wrap=False)
 
 
 @click.command("eval")
