@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -70,11 +71,24 @@ def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     click.echo(f"wrote {output} and {chart_path}")
 
 
-def _check_demo_model(model: str) -> None:
-    """Fail in a second, before any building, when the model cannot be had (offline and not cached).
+def _hub_reachable(timeout: float = 3.0) -> bool:
+    """One TCP connection to the hub (or $HF_ENDPOINT): seconds, not the minute of retries a download makes."""
+    import socket
+    from urllib.parse import urlparse
 
-    A local folder is checked by `robustqa eval` itself; a hub model is checked by fetching its config, which
-    the hub cache answers offline when the model was downloaded before.
+    endpoint = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    try:
+        with socket.create_connection((endpoint.hostname or "huggingface.co", endpoint.port or 443), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _check_demo_model(model: str) -> None:
+    """Fail in seconds, before any building, when the model cannot be had (offline and not cached).
+
+    A local folder is checked by `robustqa eval` itself. A hub model passes when the hub cache holds its
+    config, or when the hub answers and the config downloads.
     """
     from robustqa.errors import ModelLoadError
     from robustqa.models import _describe_failure, resolve_model
@@ -82,17 +96,27 @@ def _check_demo_model(model: str) -> None:
     spec = resolve_model(model)
     if spec.is_local:
         return
+    from huggingface_hub import try_to_load_from_cache
+
+    if isinstance(try_to_load_from_cache(spec.model_id, "config.json"), str):
+        return
+    advice = (
+        "pass a local SQuAD 2.0 QA model folder with `robustqa demo --model PATH` "
+        "(e.g. --model ../shared/models/minilm-squad2-mini)"
+    )
+    offline = os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0", "false", "False")
+    if offline or not _hub_reachable():
+        raise ModelLoadError(
+            f"the demo model '{model}' ({spec.model_id}) is not in the local cache and the Hugging Face hub "
+            f"{'is switched off (HF_HUB_OFFLINE)' if offline else 'cannot be reached'}; {advice}"
+        )
     from transformers import AutoConfig
 
     try:
         AutoConfig.from_pretrained(spec.model_id)
     except Exception as error:  # noqa: BLE001 - every failure becomes one line
         reason = _describe_failure(spec, error).split(";")[0]
-        raise ModelLoadError(
-            f"the demo model '{model}' ({spec.model_id}) is not available: {reason}; "
-            "pass a local SQuAD 2.0 QA model folder with `robustqa demo --model PATH` "
-            "(e.g. --model ../shared/models/minilm-squad2-mini)"
-        ) from None
+        raise ModelLoadError(f"the demo model '{model}' ({spec.model_id}) is not available: {reason}; {advice}") from None
 
 
 def _packaged_sample(folder: Path) -> Path:
@@ -113,7 +137,7 @@ def _packaged_sample(folder: Path) -> Path:
               help="Run folder: the sample, its qads variant, and the `robustqa eval` outputs.")
 @click.pass_context
 def demo(ctx: click.Context, model: str, output_dir: Path) -> None:
-    """The whole idea in one command, on 29 SQuAD 2.0 questions shipped with robustqa (CC BY-SA 4.0).
+    """The whole idea in one command, on 30 SQuAD 2.0 questions shipped with robustqa (CC BY-SA 4.0).
 
     Builds the qads variant of the sample (WordNet synonyms in the questions), evaluates MODEL on both, prints
     the clean vs perturbed table and the questions that flipped, and the command that opens the
