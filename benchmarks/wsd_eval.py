@@ -115,6 +115,8 @@ def perturb_records(sentences: list[Sentence], recipe: str, via: str, seed: int,
             path.write_text("".join(s.text + "\n" for s in sentences), encoding="utf-8")
             cmd = [exe, "perturb", "--json", "--input", str(path), "--recipe", recipe, "--seed", str(seed)]
             for key, value in overrides.items():
+                if key != "rate":
+                    raise SystemExit(f"`robustqa perturb` has no --{key}: use --via engine for that override")
                 cmd += [f"--{key}", str(value)]
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if done.returncode != 0:
@@ -123,7 +125,8 @@ def perturb_records(sentences: list[Sentence], recipe: str, via: str, seed: int,
     from perturbations import get_recipe
 
     r = get_recipe(recipe, **overrides)
-    return [r.perturb(s.text, seed=seed, key=str(i)).to_dict() for i, s in enumerate(sentences)]
+    # keyed by the line itself, as `robustqa perturb` does, so both paths give the same records
+    return [r.perturb(s.text, seed=seed, key=s.text).to_dict() for s in sentences]
 
 
 def _word_of(phrase: str) -> str:

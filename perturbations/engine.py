@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from perturbations.constraints import acceptable_form, acceptable_lemma, position_reason
 from perturbations.inflect import agree_article, forms, inflect, match_case
-from perturbations.lexicon import lemma_of, synset_lemmas, wn_pos
+from perturbations.lexicon import lemma_of, senses, synset_lemmas, wn_pos
 from perturbations.records import Perturbation, Substitution, Token
 from perturbations.text import is_word, tag
 from perturbations.wsd import context_bag, posterior
@@ -61,12 +61,18 @@ def _candidate_forms(synset_name: str, tag_: str, word_low: str, lemma: str) -> 
     return tuple(out)
 
 
+@lru_cache(maxsize=300_000)
+def _synset_forms(synset_name: str, tag_: str) -> frozenset[str]:
+    """Every lemma of a synset inflected for one tag."""
+    return frozenset(f for f in (inflect(name, tag_) for name, _ in synset_lemmas(synset_name)) if f)
+
+
 def _synonym_mass(form: str, tag_: str, dist: list[tuple[Any, float]]) -> float:
     """Probability that `form` is a synonym of the word in context: the posterior mass of every
     sense of the word that has `form` among its (inflected) lemmas."""
     total = 0.0
     for syn, p in dist:
-        if any(inflect(name, tag_) == form for name, _ in synset_lemmas(syn.name())):
+        if form in _synset_forms(syn.name(), tag_):
             total += p
     return min(1.0, total)
 
@@ -183,10 +189,14 @@ def perturb_text(
         if (lemma, pos) in kept:
             skipped["consistency"] += 1
             continue
-        dist = posterior(tf.wsd, lemma, pos, context)
-        if not dist:
+        word_senses = senses(lemma, pos)
+        if not word_senses:
             skipped["no-sense"] += 1
             continue
+        if not any(_candidate_forms(syn.name(), tok.tag, low, lemma) for syn, _ in word_senses):
+            skipped["no-candidate"] += 1  # no sense has a synonym: no need to disambiguate
+            continue
+        dist = posterior(tf.wsd, lemma, pos, context)
         syn = dist[0][0] if tf.wsd == "first-sense" else max(enumerate(dist), key=lambda kv: (kv[1][1], -kv[0]))[1][0]
         cands = _candidate_forms(syn.name(), tok.tag, low, lemma)
         if not cands:

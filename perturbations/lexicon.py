@@ -23,14 +23,38 @@ def wn_pos(penn_tag: str) -> str | None:
     return PENN_TO_WN.get(penn_tag[:1]) if penn_tag else None
 
 
+def _find_wordnet_root() -> Any:
+    """The installed WordNet corpus, unzipped or zipped, wherever NLTK looks (NLTK_DATA first)."""
+    import nltk.data
+
+    try:
+        return nltk.data.find("corpora/wordnet")
+    except LookupError:
+        return nltk.data.find("corpora/wordnet.zip/wordnet/")
+
+
 @lru_cache(maxsize=1)
 def wordnet() -> Any:
-    """The NLTK WordNet reader, loaded on first use; MissingResourceError when not installed."""
-    try:
-        from nltk.corpus import wordnet as wn
+    """NLTK's WordNet reader, loaded on first use; MissingResourceError when not installed.
 
-        wn.ensure_loaded()
-        return wn
+    NLTK's reader builds, at construction, a sense map from "WordNet" to the loaded version for
+    multilingual (OMW) look-ups; with NLTK 3.9+ that map is rebuilt even when both are WordNet 3.0
+    and reads index.sense twice, more than half of the loading time. The engine uses English only,
+    so its reader skips that map; everything else is NLTK's WordNetCorpusReader unchanged.
+    """
+    import warnings
+
+    try:
+        from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+        class _EnglishWordNet(WordNetCorpusReader):  # type: ignore[misc]
+            def map_wn(self, version: str = "wordnet") -> None:
+                return None
+
+        root = _find_wordnet_root()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "multilingual functions are not available": not used
+            return _EnglishWordNet(root, None)
     except (LookupError, OSError) as exc:
         raise MissingResourceError("wordnet", WORDNET_INSTALL) from exc
 
@@ -51,6 +75,68 @@ def stopwords() -> frozenset[str]:
         raise MissingResourceError("stopwords", STOPWORDS_INSTALL) from exc
 
 
+@lru_cache(maxsize=1)
+def _sense_counts() -> dict[str, int]:
+    """cntlist.rev read once into a dict: NLTK's Lemma.count() binary-searches the file on every call,
+    which cost more than everything else in a cold build."""
+    try:
+        raw = wordnet().root.join("cntlist.rev").open().read()
+    except (OSError, LookupError):
+        return {}
+    text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    counts: dict[str, int] = {}
+    for line in text.splitlines():
+        parts = line.split(" ")
+        if len(parts) == 3:
+            counts[parts[0]] = int(parts[2])
+    return counts
+
+
+def lemma_count(lemma: Any) -> int:
+    """cntlist count of a WordNet Lemma (the same number as `Lemma.count()`)."""
+    return _sense_counts().get(lemma.key(), 0)
+
+
+def has_lemma(word: str, pos: str) -> bool:
+    """Whether WordNet has `word` as a lemma with this POS (a dict look-up, no synset is read)."""
+    entry = wordnet()._lemma_pos_offset_map.get(word)
+    if not entry:
+        return False
+    return pos in entry or (pos == "a" and "s" in entry)
+
+
+_DATA_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "s": "data.adj", "r": "data.adv"}
+_RELATED = frozenset({"@", "@i", "~", "~i"})  # hypernym, instance hypernym, hyponym, instance hyponym
+
+
+@lru_cache(maxsize=4)
+def _data_file(name: str) -> bytes:
+    """A WordNet data file held in memory: lines are addressed by byte offset."""
+    raw = wordnet().root.join(name).open().read()
+    return raw if isinstance(raw, bytes) else raw.encode("utf-8")
+
+
+@lru_cache(maxsize=300_000)
+def raw_synset(pos: str, offset: int) -> tuple[tuple[str, ...], str, tuple[tuple[str, int], ...]]:
+    """(lemma names, gloss with examples, hypernym/hyponym (pos, offset) pointers) of a synset, parsed
+    straight from its line in the data file. Building enhanced-Lesk signatures through NLTK Synset
+    objects loaded every related synset through NLTK's parser, which dominated a cold build."""
+    data = _data_file(_DATA_FILES[pos])
+    line = data[offset : data.index(b"\n", offset)].decode("utf-8")
+    head, _, gloss = line.partition(" | ")
+    fields = head.split()
+    n_words = int(fields[3], 16)
+    words = tuple(fields[4 + 2 * k] for k in range(n_words))
+    at = 4 + 2 * n_words
+    n_ptrs = int(fields[at])
+    related = []
+    for k in range(n_ptrs):
+        symbol, ptr_offset, ptr_pos = fields[at + 1 + 4 * k : at + 4 + 4 * k]
+        if symbol in _RELATED:
+            related.append((ptr_pos, int(ptr_offset)))
+    return words, gloss.strip(), tuple(related)
+
+
 def check_resources() -> None:
     """Raise MissingResourceError naming the first NLTK resource that is not installed."""
     from perturbations.text import _tagger
@@ -69,14 +155,13 @@ def lemma_of(word: str, pos: str) -> str | None:
     """
     from lemminflect import getLemma
 
-    wn = wordnet()
     upos = WN_TO_UPOS[pos]
     for lemma in getLemma(word, upos, lemmatize_oov=False):
-        if wn.lemmas(lemma, pos):
+        if has_lemma(lemma, pos):
             return str(lemma)
-    if wn.lemmas(word, pos):
+    if has_lemma(word, pos):
         return word
-    found = wn.morphy(word, pos)
+    found = wordnet().morphy(word, pos)
     return str(found) if found else None
 
 
@@ -86,7 +171,7 @@ def senses(lemma: str, pos: str) -> tuple[tuple[Any, int], ...]:
     out = []
     for lem in wordnet().lemmas(lemma, pos):
         if lem.name().lower() == lemma:
-            out.append((lem.synset(), int(lem.count())))
+            out.append((lem.synset(), lemma_count(lem)))
     return tuple(out)
 
 
@@ -94,7 +179,7 @@ def senses(lemma: str, pos: str) -> tuple[tuple[Any, int], ...]:
 def synset_lemmas(synset_name: str) -> tuple[tuple[str, int], ...]:
     """(lemma name, cntlist count) of a synset, ranked by count, ties by name."""
     syn = wordnet().synset(synset_name)
-    ranked = sorted(((lem.name(), int(lem.count())) for lem in syn.lemmas()), key=lambda x: (-x[1], x[0]))
+    ranked = sorted(((lem.name(), lemma_count(lem)) for lem in syn.lemmas()), key=lambda x: (-x[1], x[0]))
     return tuple(ranked)
 
 

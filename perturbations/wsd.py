@@ -18,10 +18,11 @@ All three share one scoring frame, so their confidences are comparable:
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Any, Iterable
 
-from perturbations.lexicon import lemma_of, senses, stopwords, wordnet
+from perturbations.lexicon import raw_synset, senses, stopwords, wordnet
 from perturbations.text import tokenize
 
 METHODS: tuple[str, ...] = ("first-sense", "lesk", "enhanced-lesk")
@@ -45,11 +46,14 @@ def normalise(word: str) -> str | None:
     if not low.isalpha() or low in stopwords() or len(low) < 2:
         key = None
     else:
+        # WordNet's morphy rules, preferring a base form over the word itself ("banks" -> "bank",
+        # although "Banks" is also a lemma): cheap, and enough for overlap counting.
         key = low
+        wn = wordnet()
         for pos in ("n", "v", "a", "r"):
-            found = lemma_of(low, pos)
+            found = wn._morphy(low, pos)
             if found:
-                key = found
+                key = found[-1]
                 break
     _NORM[word] = key
     return key
@@ -71,33 +75,42 @@ def context_bag(text: str) -> frozenset[str]:
     return bag(w for w, _, _ in tokenize(text))
 
 
-def _gloss_words(syn: Any) -> list[str]:
-    words = [w for w, _, _ in tokenize(syn.definition())]
-    for ex in syn.examples():
-        words.extend(w for w, _, _ in tokenize(ex))
-    return words
+_WORD_RE = re.compile(r"[A-Za-z]+")
+
+
+def _gloss_words(pos: str, offset: int) -> list[str]:
+    """Words of a synset's gloss and examples (only letters matter for overlaps)."""
+    return _WORD_RE.findall(raw_synset(pos, offset)[1])
 
 
 @lru_cache(maxsize=100_000)
 def simple_signature(synset_name: str) -> frozenset[str]:
     """Gloss and example words of a sense."""
-    return bag(_gloss_words(wordnet().synset(synset_name)))
+    syn = wordnet().synset(synset_name)
+    return bag(_gloss_words(syn.pos(), syn.offset()))
+
+
+@lru_cache(maxsize=300_000)
+def _synset_bag(pos: str, offset: int) -> frozenset[str]:
+    """Normalised words of one synset's gloss, examples and lemmas (shared by every sense that has
+    it as hypernym or hyponym, so computed once)."""
+    words, _, _ = raw_synset(pos, offset)
+    found = _gloss_words(pos, offset)
+    for lem in words:
+        found.extend(_WORD_RE.findall(lem))
+    return bag(found)
 
 
 @lru_cache(maxsize=100_000)
 def enhanced_signature(synset_name: str) -> tuple[frozenset[str], frozenset[str]]:
     """(own words, related words): gloss, examples, lemmas; and those of hypernyms and hyponyms."""
     syn = wordnet().synset(synset_name)
-    own = list(_gloss_words(syn))
-    for lem in syn.lemma_names():
-        own.extend(lem.split("_"))
-    related: list[str] = []
-    for rel in syn.hypernyms() + syn.instance_hypernyms() + syn.hyponyms() + syn.instance_hyponyms():
-        related.extend(_gloss_words(rel))
-        for lem in rel.lemma_names():
-            related.extend(lem.split("_"))
-    own_bag = bag(own)
-    return own_bag, bag(related) - own_bag
+    pos, offset = syn.pos(), syn.offset()
+    own = _synset_bag(pos, offset)
+    related: set[str] = set()
+    for rel_pos, rel_offset in raw_synset(pos, offset)[2]:
+        related |= _synset_bag(rel_pos, rel_offset)
+    return own, frozenset(related - own)
 
 
 def _priors(counts: list[int], smoothing: float) -> list[float]:

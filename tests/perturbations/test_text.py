@@ -34,3 +34,18 @@ def test_empty_text_has_no_tokens() -> None:
 
 def test_is_word() -> None:
     assert is_word("cat") and is_word("1066") and not is_word("?") and not is_word("--")
+
+
+def test_fast_tagger_equals_nltk_perceptron_tagger(squad_half_path) -> None:  # type: ignore[no-untyped-def]
+    """tag_words re-implements PerceptronTagger.tag for speed: it must give the very same tags."""
+    import json
+
+    from perturbations.text import nltk_tag_words, tag_words
+
+    data = json.loads(squad_half_path.read_text(encoding="utf-8"))
+    texts = [qa["question"] for a in data["data"][:3] for p in a["paragraphs"] for qa in p["qas"]]
+    texts += [p["context"] for p in data["data"][0]["paragraphs"][:10]]
+    texts += ["", "1999 - - -word A-B 12 c", "NASA's 3rd-stage rockets weren't fired ?!"]
+    for text in texts:
+        words = [w for w, _, _ in tokenize(text)]
+        assert tag_words(words) == nltk_tag_words(words), text
