@@ -88,11 +88,13 @@ class Flip:
 def find_run(run: str | os.PathLike[str] | None = None, runs_root: str | os.PathLike[str] = "runs") -> Path:
     """The run folder to analyse: the argument, else $ROBUSTQA_RUN, else the newest run under `runs_root`.
 
+    A relative path that does not exist from the working folder is looked up from its parents.
+
     "Newest" is by the modification time of report.json, so a re-run folder counts as new.
     """
     chosen = run if run is not None else os.environ.get(RUN_ENV) or None
     if chosen is not None:
-        return Path(chosen)
+        return _locate(Path(chosen))
     root = Path(runs_root)
     candidates = [p.parent for p in root.glob("*/report.json")] if root.is_dir() else []
     if not candidates:
@@ -102,6 +104,17 @@ def find_run(run: str | os.PathLike[str] | None = None, runs_root: str | os.Path
             hint=f"set {RUN_ENV}=<run folder> or run `robustqa eval --output-dir {root}/<name>` first",
         )
     return max(candidates, key=lambda p: ((p / "report.json").stat().st_mtime, p.name))
+
+
+def _locate(path: Path) -> Path:
+    """A relative path as given, else relative to a parent of the working folder: a notebook's kernel starts in
+    notebooks/, while `ROBUSTQA_RUN=runs/x jupyter notebook ...` is typed in the repository."""
+    if path.is_absolute() or path.exists():
+        return path
+    for parent in Path.cwd().parents:
+        if (parent / path).exists():
+            return parent / path
+    return path
 
 
 def load_run(run: str | os.PathLike[str] | None = None, runs_root: str | os.PathLike[str] = "runs") -> Run:

@@ -25,6 +25,15 @@ def test_find_run_prefers_argument_then_env_then_newest(tmp_path: Path, monkeypa
     assert analysis.find_run(new, runs_root=tmp_path / "runs") == new
 
 
+def test_relative_run_found_from_a_subfolder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = write_run(tmp_path / "runs" / "x", ["tiny-a"])
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.chdir(tmp_path / "notebooks")
+    monkeypatch.setenv(analysis.RUN_ENV, "runs/x")
+    assert analysis.find_run().resolve() == run.resolve()
+    assert analysis.load_run().models == ["tiny-a"]
+
+
 def test_find_run_without_runs_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(analysis.RUN_ENV, raising=False)
     with pytest.raises(InputError, match="ROBUSTQA_RUN"):
