@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
+if TYPE_CHECKING:
+    from rich.console import Console
 
-def _console(stream: object = None):  # -> rich.console.Console
+
+def _console(stream: object = None) -> "Console":
     """A rich console; wide when not a terminal so that piped tables are not folded."""
     from rich.console import Console
 
