@@ -605,14 +605,17 @@ def plot_models(rows: Sequence[Mapping[str, Any]], ax: Any = None) -> Any:
 
 
 def _error_bars(rows: Sequence[Mapping[str, Any]], value_key: str, ci_key: str) -> list[list[float]] | None:
+    """Asymmetric error bars from intervals; a row without one (a group of one question) gets none."""
     lower, upper = [], []
     for r in rows:
         value, ci = r.get(value_key), r.get(ci_key)
         if value is None or ci is None:
-            return None
+            lower.append(0.0)
+            upper.append(0.0)
+            continue
         lower.append(max(0.0, float(value) - float(ci[0])))
         upper.append(max(0.0, float(ci[1]) - float(value)))
-    return [lower, upper]
+    return [lower, upper] if any(lower) or any(upper) else None
 
 
 def plot_breakdown(rows: Sequence[Mapping[str, Any]], title: str = "", metric: str = "f1", ax: Any = None) -> Any:

@@ -225,3 +225,9 @@ def test_plots_draw(synthetic_run: Path, tmp_path: Path) -> None:
     fig2 = analysis.plot_breakdown(analysis.breakdown(run, "pos"), "by POS")
     assert len(fig2.axes[0].patches) == 5
     assert (tmp_path / "models.png").stat().st_size > 1000
+
+
+def test_error_bars_skip_only_groups_without_interval() -> None:
+    rows = [{"drop_f1": -2.0, "drop_f1_ci": (-5.0, 1.0)}, {"drop_f1": 3.0, "drop_f1_ci": None}]
+    assert analysis._error_bars(rows, "drop_f1", "drop_f1_ci") == [[3.0, 0.0], [3.0, 0.0]]
+    assert analysis._error_bars(rows[1:], "drop_f1", "drop_f1_ci") is None
