@@ -146,6 +146,12 @@ def load_run(run: str | os.PathLike[str] | None = None, runs_root: str | os.Path
             if missing:
                 raise InputError(f"missing {', '.join(missing)}", path=str(examples_path), where=f"line {number}")
             examples.append(example)
+    if examples and all(e["perturbed_exact"] is None for e in examples):
+        raise InputError(
+            "the run has no perturbed set (evaluated without --perturbed): nothing to compare",
+            path=str(path),
+            hint="rerun `robustqa eval` with --perturbed <file from robustqa build-dataset>",
+        )
     return Run(path=path, report=report, examples=tuple(examples))
 
 

@@ -54,6 +54,15 @@ def test_load_run_names_the_bad_line(synthetic_run: Path) -> None:
         analysis.load_run(synthetic_run)
 
 
+def test_clean_only_run_is_refused(synthetic_run: Path) -> None:
+    lines = [json.loads(line) for line in (synthetic_run / "examples.jsonl").read_text().splitlines()]
+    for line in lines:
+        line.update(perturbed_question=None, perturbed_prediction=None, perturbed_exact=None, perturbed_f1=None, substitutions=[])
+    (synthetic_run / "examples.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(InputError, match="no perturbed set.*--perturbed"):
+        analysis.load_run(synthetic_run)
+
+
 def test_headline_reads_report(synthetic_run: Path) -> None:
     rows = analysis.headline(analysis.load_run(synthetic_run))
     assert [r["model"] for r in rows] == ["tiny-a", "tiny-b"]
