@@ -214,26 +214,27 @@ def _init_worker(recipe: perturbations.Recipe, seed: int, variants: int | None) 
 
 
 def _forget_inherited_wordnet_files() -> None:
-    """Make a forked worker open its own WordNet data files.
+    """Make a forked worker open its own WordNet files.
 
-    NLTK's reader keeps its data files open and seeks in them; after a fork, parent and children share
-    those file offsets, so concurrent reads return the wrong lines (NLTK then finds no synset). Dropping
-    the inherited handles makes each process reopen them; the parsed caches stay shared.
+    NLTK's WordNet reader keeps some files open and seeks in them (the data files, `cntlist.rev`,
+    `index.sense`); after a fork, parent and children share those file offsets, so concurrent reads
+    return the wrong lines (a missing synset, a wrong count). Every reader inherited from the parent,
+    whoever created it, drops its handles here and reopens them on its next look-up; what it has
+    parsed stays shared.
     """
+    import gc
     import sys
 
-    if "nltk.corpus" not in sys.modules:
-        return
-    from nltk.corpus import wordnet
-
-    if not hasattr(type(wordnet), "lemma_count"):
-        return  # the lazy reader has not loaded in the parent: nothing was inherited
-    files = getattr(wordnet, "_data_file_map", None)
-    if isinstance(files, dict):
-        files.clear()
-    for name in ("_key_count_file", "_key_synset_file"):  # cntlist.rev and index.sense, binary-searched
-        if getattr(wordnet, name, None) is not None:
-            setattr(wordnet, name, None)
+    module = sys.modules.get("nltk.corpus.reader.wordnet")
+    if module is None:
+        return  # no reader was created in the parent
+    for reader in [o for o in gc.get_objects() if isinstance(o, module.WordNetCorpusReader)]:
+        files = getattr(reader, "_data_file_map", None)
+        if isinstance(files, dict):
+            files.clear()
+        for name in ("_key_count_file", "_key_synset_file"):
+            if getattr(reader, name, None) is not None:
+                setattr(reader, name, None)
 
 
 def _build_chunk(units: Sequence[_Unit]) -> list[_UnitResult]:

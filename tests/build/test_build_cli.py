@@ -15,7 +15,8 @@ from click.testing import CliRunner, Result
 
 import perturbations
 from robustqa.cli import cli
-from robustqa.squad import load_squad
+from robustqa.build import build_dataset
+from robustqa.squad import dumps_squad, load_squad
 
 QUESTIONS = [
     "In what country is Normandy located?",
@@ -198,7 +199,10 @@ def _console_script() -> str:
 
 
 def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad_half_path: Path) -> None:
-    """The acceptance build: 6,078 real questions, qads, through the installed console script."""
+    """The acceptance build: 6,078 real questions, qads, through the installed console script.
+
+    Its two workers start cold (forked from a fresh process), the case where processes could share
+    NLTK's open WordNet files; the in-process one-worker build must give the same bytes."""
     output = tmp_path / "qads-half.json"
     done = subprocess.run(
         [_console_script(), "build-dataset", "--input", str(squad_half_path), "--output", str(output), "--workers", "2"],
@@ -214,3 +218,5 @@ def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad
     for example in dataset.examples():
         for s in example.substitutions:
             assert "_" not in s.replacement
+    one_worker = build_dataset(load_squad(squad_half_path), perturbations.get_recipe("qads"), seed=13, source=squad_half_path.name)
+    assert dumps_squad(one_worker.document) == output.read_text(encoding="utf-8")
