@@ -235,7 +235,8 @@ class QAModelRunner:
 
         self.spec = spec
         self.requested_settings = settings
-        self.device = _resolve_device(settings.device)
+        # int8 kernels are CPU kernels: with --device auto, int8 means CPU even where a GPU is present
+        self.device = _resolve_device("cpu" if settings.int8 and settings.device == "auto" else settings.device)
         if settings.int8 and not self.device.startswith("cpu"):
             raise InputError("int8 dynamic quantization runs on CPU only", hint="drop --int8 or use --device cpu")
         model, tokenizer, fingerprint = load_model_and_tokenizer(spec)

@@ -93,3 +93,24 @@ def test_bad_settings_are_input_errors() -> None:
     assert InferenceSettings().signature_fields() == {
         "max_seq_length": 384, "doc_stride": 128, "n_best": 20, "max_answer_length": 30, "null_threshold": 0.0,
     }
+
+
+def test_device_and_precision_choices(monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    from robustqa.errors import InputError
+    from robustqa.inference import _autocast_dtype, _resolve_device
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert _resolve_device("cpu") == "cpu"
+    with pytest.raises(InputError, match="no CUDA GPU"):
+        _resolve_device("cuda")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    assert _resolve_device("auto") == "cuda:1" and _resolve_device("cuda:0") == "cuda:0"
+    assert _autocast_dtype("cpu", "auto") is None and _autocast_dtype("cuda:1", "fp32") is None
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: True)
+    assert _autocast_dtype("cuda:0", "auto") is torch.bfloat16
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: False)
+    assert _autocast_dtype("cuda", "auto") is torch.float16 and _autocast_dtype("cuda", "bf16") is torch.bfloat16
