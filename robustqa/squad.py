@@ -392,12 +392,13 @@ def write_squad(document: SquadDataset | dict[str, Any], path: str | Path) -> No
 HUB_DATASET = "rajpurkar/squad_v2"
 
 
-def load_squad_hub(split: str = "validation", *, name: str = HUB_DATASET) -> SquadDataset:
+def load_squad_hub(split: str = "validation", *, name: str | None = None) -> SquadDataset:
     """The SQuAD 2.0 split through `datasets` (downloads once, then its cache), as official-shaped records.
 
     The hub form is flat (one row per question, answers as parallel lists, no `plausible_answers`); rows
     are grouped back into articles and paragraphs in the order they come.
     """
+    name = name or HUB_DATASET
     label = f"{name}:{split}"
     try:
         import datasets  # heavy; only this path needs it
