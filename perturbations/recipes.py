@@ -60,8 +60,8 @@ class Constraints:
 
     def __repr__(self) -> str:
         protected = ",".join(sorted(self.protected_words)) or "-"
-        lines = [f"(position) {r}" for r in self.POSITION_RULES] + [f"(candidate) {r}" for r in self.CANDIDATE_RULES]
-        lines.append(f"(position) protected_words={protected}")
+        lines = [f"(position) {r}" for r in self.POSITION_RULES] + [f"(position) protected_words={protected}"]
+        lines += [f"(candidate) {r}" for r in self.CANDIDATE_RULES]
         return "Constraints(\n    " + "\n    ".join(lines) + "\n  )"
 
 
