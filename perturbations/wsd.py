@@ -33,6 +33,7 @@ OVERLAP_WEIGHT = 0.5
 RELATED_WEIGHT = 0.5
 
 _NORM: dict[str, str | None] = {}
+_UNSEEN = "\0unseen"
 
 
 def normalise(word: str) -> str | None:
@@ -62,8 +63,11 @@ def normalise(word: str) -> str | None:
 def bag(words: Iterable[str]) -> frozenset[str]:
     """Normalised content words of a word sequence."""
     out = set()
+    known = _NORM.get
     for w in words:
-        k = normalise(w)
+        k = known(w, _UNSEEN)
+        if k is _UNSEEN:
+            k = normalise(w)
         if k:
             out.add(k)
     return frozenset(out)
