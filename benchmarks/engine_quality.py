@@ -135,28 +135,30 @@ def score(edits: list[Edit], changed: int, total: int) -> dict[str, Any]:
     }
 
 
-def run_engine(questions: list[tuple[str, str, str]], recipe_name: str, seed: int) -> tuple[list[Any], float]:
+def run_engine(questions: list[tuple[str, str, str]], recipe_name: str, seed: int) -> tuple[list[Any], float, float]:
+    """Results, wall seconds and CPU seconds of the question loop."""
     from perturbations import get_recipe
 
     recipe = get_recipe(recipe_name)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     results = [recipe.perturb(q, seed=seed, key=qid, wsd_context=ctx) for qid, q, ctx in questions]
-    return results, time.perf_counter() - t0
+    return results, time.perf_counter() - t0, time.process_time() - c0
 
 
-def run_nlpaug(questions: list[tuple[str, str, str]], seed: int) -> tuple[list[tuple[str, str]], float]:
+def run_nlpaug(questions: list[tuple[str, str, str]], seed: int) -> tuple[list[tuple[str, str]], float, float]:
+    """(question, augmented) pairs, wall seconds and CPU seconds of the question loop."""
     import nlpaug.augmenter.word as naw
 
     random.seed(seed)  # nlpaug only offers global random state
     aug = naw.SynonymAug(aug_src="wordnet")
     aug.augment("Where is the house?")  # loads WordNet and the tagger before the loop
     random.seed(seed)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     pairs = []
     for _, q, _ in questions:
         out = aug.augment(q)
         pairs.append((q, out[0] if isinstance(out, list) else out))
-    return pairs, time.perf_counter() - t0
+    return pairs, time.perf_counter() - t0, time.process_time() - c0
 
 
 def time_one(tool: str, path: Path, recipe: str, seed: int) -> None:
@@ -166,12 +168,9 @@ def time_one(tool: str, path: Path, recipe: str, seed: int) -> None:
         import perturbations
 
         perturbations.check_resources()  # load WordNet and the tagger before the loop, as nlpaug's set-up does
-        cpu = time.process_time()
-        _, loop = run_engine(questions, recipe, seed)
+        _, loop, cpu = run_engine(questions, recipe, seed)
     else:
-        cpu = time.process_time()  # nlpaug's set-up runs inside run_nlpaug, before its timed loop
-        _, loop = run_nlpaug(questions, seed)
-    cpu = time.process_time() - cpu
+        _, loop, cpu = run_nlpaug(questions, seed)
     print(json.dumps({"loop_s": loop, "cpu_s": cpu, "questions": len(questions)}))
 
 
@@ -217,11 +216,11 @@ def main() -> None:
     speed = fresh_runs(args.input, args.recipe, args.seed, args.repeats, tools)
     questions = load_questions(args.input)
     n = len(questions)
-    results, _ = run_engine(questions, args.recipe, args.seed)
+    results, _, _ = run_engine(questions, args.recipe, args.seed)
     ours = score(engine_edits(results), sum(p.changed for p in results), n)
     rows = [("robustqa " + args.recipe, ours, speed["engine"])]
     if not args.no_nlpaug:
-        pairs, _ = run_nlpaug(questions, args.seed)
+        pairs, _, _ = run_nlpaug(questions, args.seed)
         theirs = score(aligned_edits(pairs), sum(q != new for q, new in pairs), n)
         rows.append(("nlpaug SynonymAug(wordnet)", theirs, speed["nlpaug"]))
 

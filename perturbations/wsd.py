@@ -149,20 +149,27 @@ def lesk_posterior(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[
     return [(s, p) for (s, _), p in zip(cands, post)]
 
 
+@lru_cache(maxsize=100_000)
+def _enhanced_table(lemma: str, pos: str) -> tuple[tuple[Any, float, frozenset[str], frozenset[str]], ...]:
+    """Per sense of a lemma: (synset, log prior, own words, related words), built once per lemma."""
+    cands = senses(lemma, pos)
+    priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
+    return tuple((s, math.log(p), *enhanced_signature(s.name())) for (s, _), p in zip(cands, priors))
+
+
 def enhanced_lesk_posterior(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
     """Enhanced Lesk with the cntlist prior: see the module docstring."""
-    cands = senses(lemma, pos)
-    if not cands:
+    table = _enhanced_table(lemma, pos)
+    if not table:
         return []
-    ctx = context - {lemma}
-    priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
+    self_in_context = lemma in context  # the word itself is no evidence for any of its senses
     scores = []
-    for (s, _), prior in zip(cands, priors):
-        own, related = enhanced_signature(s.name())
-        overlap = len(ctx & own) + RELATED_WEIGHT * len(ctx & related)
-        scores.append(math.log(prior) + OVERLAP_WEIGHT * overlap)
+    for _, log_prior, own, related in table:
+        own_hits = len(context & own) - (self_in_context and lemma in own)
+        related_hits = len(context & related) - (self_in_context and lemma in related)
+        scores.append(log_prior + OVERLAP_WEIGHT * (own_hits + RELATED_WEIGHT * related_hits))
     post = _posterior(scores)
-    return [(s, p) for (s, _), p in zip(cands, post)]
+    return [(row[0], p) for row, p in zip(table, post)]
 
 
 def _best(dist: list[tuple[Any, float]]) -> tuple[Any, float] | None:
