@@ -234,16 +234,15 @@ def _coerce(key: str, value: Any) -> Any:
 
 
 _QADS = (
-    "Lin, Zou, Hopkins et al. (2020), 'Is BERT a Cross-Disciplinary Knowledge Learner? / "
-    "QADS: Question Answering Dataset with Synonyms', arXiv:2010.13049: content words of questions replaced "
-    "by WordNet synonyms of the sense chosen by an enhanced Lesk WSD. Differs: the Lesk score is combined "
+    "Lin et al. (2020), QADS: SQuAD 2.0 questions with content words replaced by WordNet synonyms, "
+    "arXiv:2010.13049: synonyms of the sense chosen by an enhanced Lesk WSD. Differs: the Lesk score is combined "
     "with the cntlist sense prior and words below a confidence threshold are left alone; candidates are "
-    "re-inflected with lemminflect; names, numbers and function words are protected."
+    "re-inflected with lemminflect; names, numbers and function words are protected; no human validation."
 )
 _SIGDEL = (
-    "Sigdel, Chowdhury et al. (2020), 'Adversarial Question Answering: replacing nouns of SQuAD questions "
-    "with WordNet synonyms': nouns of questions only. Differs: sense chosen by enhanced Lesk with a "
-    "confidence threshold (as in qads) instead of the first synonym found."
+    "Sigdel et al. (2020), the companion study of QADS: only the nouns of SQuAD questions replaced by WordNet "
+    "synonyms. Differs: sense chosen by enhanced Lesk with a confidence threshold (as in qads) instead of the "
+    "first synonym found."
 )
 
 
