@@ -13,15 +13,15 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Sequence
 
 from perturbations.constraints import acceptable_form, acceptable_lemma, position_reason
 from perturbations.inflect import agree_article, forms, inflect, match_case
-from perturbations.lexicon import lemma_of, senses, synset_lemmas, wn_pos
+from perturbations.lexicon import lemma_of, sense_names, synset_lemmas, wn_pos
 from perturbations.records import Perturbation, Substitution, Token
+from perturbations.store import persistent
 from perturbations.text import is_word, tag
-from perturbations.wsd import context_bag, posterior
+from perturbations.wsd import context_bag, posterior_names
 
 if TYPE_CHECKING:
     from perturbations.recipes import Budget, Recipe
@@ -32,7 +32,7 @@ def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
     return random.Random(hashlib.sha256(f"{seed}:{key}:{variant}".encode()).digest())
 
 
-@lru_cache(maxsize=100_000)
+@persistent("lemma_forms")
 def lemma_forms(lemma: str) -> frozenset[str]:
     """Every inflected form lemminflect knows for a one-word lemma (and the lemma)."""
     from lemminflect import getAllInflections
@@ -43,7 +43,7 @@ def lemma_forms(lemma: str) -> frozenset[str]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=200_000)
+@persistent("candidate_forms")
 def _candidate_forms(synset_name: str, tag_: str, word_low: str, lemma: str) -> tuple[tuple[str, str], ...]:
     """(lemma name, inflected form) of the acceptable synonyms in one synset, ranked by cntlist count
     then name; forms lower-case, words separated by spaces."""
@@ -61,18 +61,18 @@ def _candidate_forms(synset_name: str, tag_: str, word_low: str, lemma: str) -> 
     return tuple(out)
 
 
-@lru_cache(maxsize=300_000)
+@persistent("synset_forms")
 def _synset_forms(synset_name: str, tag_: str) -> frozenset[str]:
     """Every lemma of a synset inflected for one tag."""
     return frozenset(f for f in (inflect(name, tag_) for name, _ in synset_lemmas(synset_name)) if f)
 
 
-def _synonym_mass(form: str, tag_: str, dist: list[tuple[Any, float]]) -> float:
+def _synonym_mass(form: str, tag_: str, dist: list[tuple[str, float]]) -> float:
     """Probability that `form` is a synonym of the word in context: the posterior mass of every
     sense of the word that has `form` among its (inflected) lemmas."""
     total = 0.0
-    for syn, p in dist:
-        if form in _synset_forms(syn.name(), tag_):
+    for name, p in dist:
+        if form in _synset_forms(name, tag_):
             total += p
     return min(1.0, total)
 
@@ -189,16 +189,16 @@ def perturb_text(
         if (lemma, pos) in kept:
             skipped["consistency"] += 1
             continue
-        word_senses = senses(lemma, pos)
+        word_senses = sense_names(lemma, pos)
         if not word_senses:
             skipped["no-sense"] += 1
             continue
-        if not any(_candidate_forms(syn.name(), tok.tag, low, lemma) for syn, _ in word_senses):
+        if not any(_candidate_forms(name, tok.tag, low, lemma) for name, _ in word_senses):
             skipped["no-candidate"] += 1  # no sense has a synonym: no need to disambiguate
             continue
-        dist = posterior(tf.wsd, lemma, pos, context)
+        dist = posterior_names(tf.wsd, lemma, pos, context)
         syn = dist[0][0] if tf.wsd == "first-sense" else max(enumerate(dist), key=lambda kv: (kv[1][1], -kv[0]))[1][0]
-        cands = _candidate_forms(syn.name(), tok.tag, low, lemma)
+        cands = _candidate_forms(syn, tok.tag, low, lemma)
         if not cands:
             skipped["no-candidate"] += 1
             continue
@@ -207,7 +207,7 @@ def perturb_text(
         if not sure:
             skipped["low-confidence"] += 1
             continue
-        options.append(_Option(i, lemma, pos, syn.name(), max(c[2] for c in sure), sure))
+        options.append(_Option(i, lemma, pos, syn, max(c[2] for c in sure), sure))
 
     chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant)
     skipped["budget"] += len(options) - len(chosen)

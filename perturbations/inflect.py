@@ -9,14 +9,15 @@ compound such as "ice cream", the word before "of" in "soldier of fortune").
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+
+from perturbations.store import persistent
 
 # Tags whose form is the lemma itself.
 _BASE_TAGS = frozenset({"NN", "VB", "VBP", "JJ", "RB"})
 _INFLECTED_TAGS = frozenset({"NNS", "VBZ", "VBD", "VBG", "VBN", "JJR", "JJS", "RBR", "RBS"})
 
 
-@lru_cache(maxsize=200_000)
+@persistent("forms")
 def forms(lemma: str, tag: str) -> tuple[str, ...]:
     """Forms lemminflect gives for a one-word lemma and a Penn tag (the lemma for base tags)."""
     if tag in _BASE_TAGS:
@@ -42,7 +43,7 @@ def _head(words: list[str], tag: str) -> int:
     return len(words) - 1
 
 
-@lru_cache(maxsize=200_000)
+@persistent("inflect")
 def inflect(lemma_name: str, tag: str) -> str | None:
     """The WordNet lemma (underscores allowed) inflected for `tag`, words joined by spaces.
 

@@ -6,10 +6,12 @@ repeats (lemmas of a word, senses of a lemma, sense counts, synset lemmas) goes 
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Any
 
 from perturbations.errors import MissingResourceError
+from perturbations.store import persistent
 
 WORDNET_INSTALL = "python -m nltk.downloader wordnet"
 STOPWORDS_INSTALL = "python -m nltk.downloader stopwords"
@@ -59,9 +61,46 @@ def wordnet() -> Any:
         raise MissingResourceError("wordnet", WORDNET_INSTALL) from exc
 
 
+@persistent("wordnet_version")
 def wordnet_version() -> str:
-    """Version of the installed WordNet database, e.g. "3.0"."""
+    """Version of the installed WordNet database, e.g. "3.0" (persisted: reading it builds the reader)."""
     return str(wordnet().get_version())
+
+
+def _stat_files(pointer: Any) -> list[str]:
+    """path, size and mtime of a resource's files (of its zip archive when zipped)."""
+    path = getattr(pointer, "path", None)
+    if path and os.path.isdir(path):
+        names = sorted(os.listdir(path))
+        files = [os.path.join(path, n) for n in names]
+    else:
+        zipped = getattr(getattr(pointer, "zipfile", None), "filename", None)
+        files = [zipped or str(pointer)]
+    out = []
+    for f in files:
+        try:
+            st = os.stat(f)
+            out.append(f"{f}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            out.append(f"{f}:?")
+    return out
+
+
+def resource_identity() -> str:
+    """What the persistent lexicon tables depend on among NLTK's data: the WordNet and stopword files.
+    Raises MissingResourceError when WordNet is not installed (without building the reader)."""
+    import nltk.data
+
+    try:
+        root = _find_wordnet_root()
+    except LookupError as exc:
+        raise MissingResourceError("wordnet", WORDNET_INSTALL) from exc
+    parts = ["wordnet", *_stat_files(root)]
+    try:
+        parts += ["stopwords", *_stat_files(nltk.data.find("corpora/stopwords/english"))]
+    except LookupError:
+        parts.append("stopwords:missing")
+    return "\n".join(parts)
 
 
 @lru_cache(maxsize=1)
@@ -141,12 +180,12 @@ def check_resources() -> None:
     """Raise MissingResourceError naming the first NLTK resource that is not installed."""
     from perturbations.text import _tagger
 
-    wordnet()
+    resource_identity()  # finds WordNet without building NLTK's reader (built on the first table miss)
     stopwords()
     _tagger()
 
 
-@lru_cache(maxsize=200_000)
+@persistent("lemma_of")
 def lemma_of(word: str, pos: str) -> str | None:
     """WordNet lemma of a lower-cased word form for a WordNet POS, or None if WordNet lacks it.
 
@@ -165,17 +204,23 @@ def lemma_of(word: str, pos: str) -> str | None:
     return str(found) if found else None
 
 
-@lru_cache(maxsize=200_000)
-def senses(lemma: str, pos: str) -> tuple[tuple[Any, int], ...]:
-    """(synset, cntlist count of this lemma in it) for each sense of `lemma`, in WordNet order."""
+@persistent("sense_names")
+def sense_names(lemma: str, pos: str) -> tuple[tuple[str, int], ...]:
+    """(synset name, cntlist count of this lemma in it) for each sense of `lemma`, in WordNet order."""
     out = []
     for lem in wordnet().lemmas(lemma, pos):
         if lem.name().lower() == lemma:
-            out.append((lem.synset(), lemma_count(lem)))
+            out.append((lem.synset().name(), lemma_count(lem)))
     return tuple(out)
 
 
 @lru_cache(maxsize=200_000)
+def senses(lemma: str, pos: str) -> tuple[tuple[Any, int], ...]:
+    """(synset, cntlist count of this lemma in it) for each sense of `lemma`, in WordNet order."""
+    return tuple((synset(name), count) for name, count in sense_names(lemma, pos))
+
+
+@persistent("synset_lemmas")
 def synset_lemmas(synset_name: str) -> tuple[tuple[str, int], ...]:
     """(lemma name, cntlist count) of a synset, ranked by count, ties by name."""
     syn = wordnet().synset(synset_name)

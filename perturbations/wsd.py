@@ -22,7 +22,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable
 
-from perturbations.lexicon import raw_synset, senses, stopwords, wordnet
+from perturbations import store
+from perturbations.lexicon import raw_synset, sense_names, senses, stopwords, synset, wordnet
 from perturbations.text import tokenize
 
 METHODS: tuple[str, ...] = ("first-sense", "lesk", "enhanced-lesk")
@@ -32,7 +33,7 @@ PRIOR_SMOOTHING = 0.3
 OVERLAP_WEIGHT = 0.5
 RELATED_WEIGHT = 0.5
 
-_NORM: dict[str, str | None] = {}
+_NORM: dict[str, str | None] = store.tables().setdefault("normalise", {})  # persisted, keyed by the word
 _UNSEEN = "\0unseen"
 
 
@@ -42,6 +43,9 @@ def normalise(word: str) -> str | None:
         return _NORM[word]
     except KeyError:
         pass
+    store.load()
+    if word in _NORM:
+        return _NORM[word]
     low = word.lower()
     key: str | None
     if not low.isalpha() or low in stopwords() or len(low) < 2:
@@ -149,16 +153,22 @@ def lesk_posterior(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[
     return [(s, p) for (s, _), p in zip(cands, post)]
 
 
-@lru_cache(maxsize=100_000)
-def _enhanced_table(lemma: str, pos: str) -> tuple[tuple[Any, float, frozenset[str], frozenset[str]], ...]:
-    """Per sense of a lemma: (synset, log prior, own words, related words), built once per lemma."""
-    cands = senses(lemma, pos)
+@store.persistent("enhanced_table")
+def _enhanced_table(lemma: str, pos: str) -> tuple[tuple[str, float, frozenset[str], frozenset[str]], ...]:
+    """Per sense of a lemma: (synset name, log prior, own words, related words), built once per lemma
+    and persisted (building the signatures dominated a first build)."""
+    cands = sense_names(lemma, pos)
     priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
-    return tuple((s, math.log(p), *enhanced_signature(s.name())) for (s, _), p in zip(cands, priors))
+    return tuple((name, math.log(p), *enhanced_signature(name)) for (name, _), p in zip(cands, priors))
 
 
 def enhanced_lesk_posterior(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
     """Enhanced Lesk with the cntlist prior: see the module docstring."""
+    return [(synset(name), p) for name, p in enhanced_lesk_names(lemma, pos, context)]
+
+
+def enhanced_lesk_names(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[str, float]]:
+    """`enhanced_lesk_posterior` with synset names: needs no WordNet reader when the tables are cached."""
     table = _enhanced_table(lemma, pos)
     if not table:
         return []
@@ -206,6 +216,13 @@ _POSTERIORS = {
 def posterior(method: str, lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
     """Every sense of `lemma` with the named method's probability, in WordNet order."""
     return _POSTERIORS[method](lemma, pos, context)
+
+
+def posterior_names(method: str, lemma: str, pos: str, context: frozenset[str]) -> list[tuple[str, float]]:
+    """`posterior` with synset names instead of synsets (what the engine records)."""
+    if method == "enhanced-lesk":
+        return enhanced_lesk_names(lemma, pos, context)
+    return [(s.name(), p) for s, p in _POSTERIORS[method](lemma, pos, context)]
 
 
 _DISPATCH = {"first-sense": first_sense, "lesk": lesk, "enhanced-lesk": enhanced_lesk}

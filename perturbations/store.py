@@ -1,0 +1,176 @@
+"""A persistent on-disk cache of the engine's lexicon tables (senses, cntlist counts, Lesk signatures and
+log priors, lemmas, inflections, candidate lists).
+
+Why: a build spends most of its first pass deriving these tables from WordNet's text files (about 11,000
+enhanced-Lesk signatures for one SQuAD half), and every new process, or forked worker, started from nothing.
+The tables are a pure function of the WordNet files, the stopword list, lemminflect and the engine's own
+constants, so they are stored once under `$ROBUSTQA_CACHE` (default `~/.cache/robustqa`; `off` disables
+it) in a file named by a hash of all of those. The cache is never required: a missing, unreadable, corrupt
+or stale file is ignored (and rebuilt), a read-only home only means nothing is written. It only ever
+memoises pure functions, so results are the same with or without it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+# Bump when the meaning or layout of any persisted table changes.
+CACHE_FORMAT = 1
+
+_TABLES: dict[str, dict[Any, Any]] = {}
+_STATE: dict[str, Any] = {"loaded": False, "size": 0, "path": None}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def persistent(name: str) -> Callable[[F], F]:
+    """Memoise a pure function of hashable positional arguments in the named persistent table.
+
+    The table dict is bound once, and the file is read into it on the first miss, so a hit costs one
+    dict look-up."""
+
+    def decorate(fn: F) -> F:
+        memo = _TABLES.setdefault(name, {})
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any) -> Any:
+            try:
+                return memo[args]
+            except KeyError:
+                pass
+            if not _STATE["loaded"]:
+                load()
+                if args in memo:
+                    return memo[args]
+            value = fn(*args)
+            memo[args] = value
+            return value
+
+        wrapper.cache_clear = memo.clear  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def cache_folder() -> Path | None:
+    """Where cache files live, or None when `ROBUSTQA_CACHE=off`."""
+    setting = os.environ.get("ROBUSTQA_CACHE", "")
+    if setting.lower() in ("off", "0", "none", "false"):
+        return None
+    return Path(setting) if setting else Path.home() / ".cache" / "robustqa"
+
+
+def _identity() -> str:
+    """Hash of everything the tables depend on: data files (path, size, mtime), library version, constants."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from perturbations import wsd
+    from perturbations.lexicon import resource_identity
+
+    try:
+        lemminflect = version("lemminflect")
+    except PackageNotFoundError:
+        lemminflect = "?"
+    parts = [
+        f"format={CACHE_FORMAT}",
+        resource_identity(),
+        f"lemminflect={lemminflect}",
+        f"wsd={wsd.PRIOR_SMOOTHING},{wsd.OVERLAP_WEIGHT},{wsd.RELATED_WEIGHT}",
+    ]
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:24]
+
+
+def cache_path() -> Path | None:
+    folder = cache_folder()
+    return None if folder is None else folder / f"lexicon-{_identity()}.pickle"
+
+
+def load() -> None:
+    """Read the cache file into the tables (once per process); anything wrong with it is ignored."""
+    if _STATE["loaded"]:
+        return
+    _STATE["loaded"] = True  # set first: computing the identity may itself call memoised functions
+    atexit.register(save)  # forked workers leave through os._exit and never run it
+    path = cache_path()
+    _STATE["path"] = path
+    if path is None:
+        return
+    try:
+        with open(path, "rb") as handle:
+            stored = pickle.load(handle)
+        if not isinstance(stored, dict) or stored.get("format") != CACHE_FORMAT:
+            return
+        for name, table in stored["tables"].items():
+            if isinstance(table, dict):  # tables of modules not imported yet wait here for their decorator
+                live = _TABLES.setdefault(name, {})
+                for key, value in table.items():
+                    live.setdefault(key, value)
+    except Exception:  # noqa: BLE001 - a corrupt, truncated or unreadable cache is rebuilt, never fatal
+        return
+    _STATE["size"] = size()
+
+
+def size() -> int:
+    """Number of memoised entries across all tables."""
+    return sum(len(t) for t in _TABLES.values())
+
+
+def tables() -> dict[str, dict[Any, Any]]:
+    """The live tables (what forked workers inherit and what `merge` accepts)."""
+    return _TABLES
+
+
+def entries_since(sizes: dict[str, int]) -> dict[str, dict[Any, Any]]:
+    """Entries added to each table after `sizes` (from `table_sizes`) were taken: dicts keep insertion order."""
+    out: dict[str, dict[Any, Any]] = {}
+    for name, table in _TABLES.items():
+        start = sizes.get(name, 0)
+        if len(table) > start:
+            keys = list(table)[start:]
+            out[name] = {k: table[k] for k in keys}
+    return out
+
+
+def table_sizes() -> dict[str, int]:
+    return {name: len(t) for name, t in _TABLES.items()}
+
+
+def merge(found: dict[str, dict[Any, Any]]) -> None:
+    """Add entries computed elsewhere (a worker process); existing entries win."""
+    for name, table in found.items():
+        target = _TABLES.get(name)
+        if target is not None:
+            for key, value in table.items():
+                target.setdefault(key, value)
+
+
+def save() -> bool:
+    """Write the tables if they grew since they were read; atomic (temp file, then rename). Returns whether
+    a file was written; failures (read-only home, full disk) are silent: the cache is an optimisation."""
+    if not _STATE["loaded"] or size() <= _STATE["size"]:
+        return False
+    path = _STATE["path"]
+    if path is None:
+        return False
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"format": CACHE_FORMAT, "tables": {name: dict(t) for name, t in _TABLES.items()}}
+        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        return False
+    _STATE["size"] = size()
+    return True
