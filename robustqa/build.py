@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import perturbations
+from perturbations import store
 from perturbations.records import Perturbation
 from robustqa.errors import InputError, SpanIntegrityError
 from robustqa.rewrite import apply_substitutions, rewrite_answers
@@ -210,7 +211,7 @@ _WORKER: dict[str, Any] = {}
 
 def _init_worker(recipe: perturbations.Recipe, seed: int, variants: int | None) -> None:
     _forget_inherited_wordnet_files()
-    _WORKER.update(recipe=recipe, seed=seed, variants=variants)
+    _WORKER.update(recipe=recipe, seed=seed, variants=variants, sizes=store.table_sizes())
 
 
 def _forget_inherited_wordnet_files() -> None:
@@ -237,9 +238,14 @@ def _forget_inherited_wordnet_files() -> None:
                 setattr(reader, name, None)
 
 
-def _build_chunk(units: Sequence[_Unit]) -> list[_UnitResult]:
+def _build_chunk(units: Sequence[_Unit]) -> tuple[list[_UnitResult], dict[str, dict[Any, Any]]]:
+    """A chunk's results, and the lexicon-table entries this worker computed since its last chunk (so
+    the parent can persist what a cold-cache build learnt in its workers)."""
     recipe, seed, variants = _WORKER["recipe"], _WORKER["seed"], _WORKER["variants"]
-    return [build_paragraph(recipe, unit, seed=seed, variants=variants) for unit in units]
+    results = [build_paragraph(recipe, unit, seed=seed, variants=variants) for unit in units]
+    learnt = store.entries_since(_WORKER["sizes"])
+    _WORKER["sizes"] = store.table_sizes()
+    return results, learnt
 
 
 def _chunks(units: Sequence[_Unit], workers: int) -> list[list[_Unit]]:
@@ -264,7 +270,9 @@ def _chunks(units: Sequence[_Unit], workers: int) -> list[list[_Unit]]:
 
 
 def _warm_up(recipe: perturbations.Recipe, units: Sequence[_Unit], seed: int) -> None:
-    """Load NLTK's tagger and WordNet in the parent so forked workers share them instead of each reading them."""
+    """Load NLTK's tagger and the persistent lexicon tables in the parent so forked workers share them
+    (copy-on-write) instead of each reading or rebuilding them."""
+    store.load()
     if units and units[0].paragraph.qas:
         q = units[0].paragraph.qas[0]
         recipe.perturb(q.question, seed=seed, key=q.id, wsd_context=units[0].paragraph.context)
@@ -294,7 +302,9 @@ def _run_units(
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(recipe, seed, variants)) as pool:
         futures = [pool.submit(_build_chunk, chunk) for chunk in _chunks(units, workers)]
         for future in as_completed(futures):
-            for result in future.result():
+            results, learnt = future.result()
+            store.merge(learnt)
+            for result in results:
                 if progress:
                     progress(result.summary.questions)
                 yield result
@@ -339,6 +349,7 @@ def build_dataset(
         extra = {k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}
         paragraphs = [p for p_index in range(len(article.paragraphs)) for p in built[a_index, p_index]]
         data.append({"title": article.title, "paragraphs": paragraphs, **extra})
+    store.save()  # the lexicon tables this build computed, for the next one (silently skipped if unwritable)
     summary = BuildSummary(summary.questions, summary.written, summary.changed, summary.substitutions, summary.skipped, time.perf_counter() - started)
     document: dict[str, Any] = {
         "version": dataset.version,
