@@ -21,7 +21,7 @@ from perturbations.lexicon import lemma_of, sense_names, synset_lemmas, wn_pos
 from perturbations.records import Perturbation, Substitution, Token
 from perturbations.store import persistent
 from perturbations.text import is_word, tag
-from perturbations.wsd import context_bag, posterior_names
+from perturbations.wsd import bag, context_bag, posterior_names
 
 if TYPE_CHECKING:
     from perturbations.recipes import Budget, Recipe
@@ -95,10 +95,41 @@ class _Option:
         return (self.lemma, self.pos)
 
 
+_POSSESSIVES = ("'s", "’s")
+
+
 def _strip_article(phrase: str) -> str:
-    """The word of a substitution whose record also covers a re-agreed "a"/"an" before it."""
+    """The word of a substitution whose record also covers a re-agreed "a"/"an" before it, or a
+    possessive after it ("men's" -> "adult males'")."""
     head, _, rest = phrase.partition(" ")
-    return rest.lstrip() if rest and head.lower() in ("a", "an") else phrase
+    word = rest.lstrip() if rest and head.lower() in ("a", "an") else phrase
+    for ending in _POSSESSIVES + ("'", "’"):
+        if word.endswith(ending) and len(word) > len(ending):
+            return word[: -len(ending)]
+    return word
+
+
+@persistent("plural_noun")
+def _plural_noun(word: str) -> bool:
+    """Whether a lower-case noun is a plural form ("authorities", a lemma of government.n.01), not a
+    singular that ends in s ("boss")."""
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word, "NOUN", lemmatize_oov=False)
+    return bool(lemmas) and lemmas[0] != word
+
+
+def _possessive(tokens: Sequence[Token], index: int, new_word: str) -> Token | None:
+    """The "'s" after a noun whose replacement is a plural ending in "s": it must become "'" ("men's"
+    -> "adult males'", never "adult males's"; "government's" -> "authorities'")."""
+    tok = tokens[index]
+    low = new_word.lower()
+    if index + 1 >= len(tokens) or not tok.tag.startswith("NN") or not low.endswith("s"):
+        return None
+    nxt = tokens[index + 1]
+    if nxt.text.lower() not in _POSSESSIVES or nxt.start != tok.end:
+        return None
+    return nxt if tok.tag in ("NNS", "NNPS") or _plural_noun(low.rsplit(" ", 1)[-1]) else None
 
 
 def _consistency_maps(
@@ -151,7 +182,7 @@ def perturb_text(
     tf, cons, budget = recipe.transformation, recipe.constraints, recipe.budget
     skipped: Counter[str] = Counter()
     frozen = tuple(frozen_spans)
-    context = context_bag(text)
+    context = bag(t.text for t in tokens)  # the question's words are already tokenized
     if wsd_context and tf.use_context:
         context = context | context_bag(wsd_context)
     edited, kept = _consistency_maps(consistent_with) if consistent_with else ({}, set())
@@ -209,7 +240,8 @@ def perturb_text(
             continue
         options.append(_Option(i, lemma, pos, syn, max(c[2] for c in sure), sure))
 
-    chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant)
+    # generators are made only when drawn from: seeding one costs more than most words' look-ups
+    chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant) if options else []
     skipped["budget"] += len(options) - len(chosen)
     subs = _apply(text, tokens, chosen, frozen, variant, seed, key, skipped)
     if len(subs) < budget.min_substitutions:
@@ -274,7 +306,7 @@ def _apply(
     from perturbations.constraints import overlaps
 
     edits: list[_Edit] = []
-    pick = rng_for(seed, key + "#synonym", variant)
+    pick: random.Random | None = None
     group_choice: dict[tuple[str, str], str] = {}  # the synonym (lemma name) each word got
     for opt in sorted(chosen, key=lambda o: o.index):
         tok = tokens[opt.index]
@@ -282,20 +314,27 @@ def _apply(
         if opt.group in group_choice:
             order = [r for r in order if r[0] == group_choice[opt.group]]
         elif variant and len(order) > 1:
+            if pick is None:
+                pick = rng_for(seed, key + "#synonym", variant)
             first = pick.randrange(len(order))
             order = order[first:] + order[:first]
         prev = tokens[opt.index - 1] if opt.index > 0 else None
         article = prev if prev is not None and prev.text.lower() in ("a", "an") else None
         for name, form, conf in order:
             new_word = match_case(tok.text, form)
-            start, replacement = tok.start, new_word
+            start, end, replacement = tok.start, tok.end, new_word
+            clitic = _possessive(tokens, opt.index, new_word)
+            if clitic is not None:
+                if overlaps(clitic.start, clitic.end, frozen):
+                    continue
+                end, replacement = clitic.end, new_word + clitic.text[0]
             if article is not None:
                 new_article = agree_article(article.text, new_word)
                 if new_article != article.text:
                     if overlaps(article.start, article.end, frozen):
                         continue
-                    start, replacement = article.start, new_article + text[article.end : tok.start] + new_word
-            edits.append(_Edit(start, tok.end, replacement, tok.start, tok.tag, opt.synset, conf))
+                    start, replacement = article.start, new_article + text[article.end : tok.start] + replacement
+            edits.append(_Edit(start, end, replacement, tok.start, tok.tag, opt.synset, conf))
             group_choice.setdefault(opt.group, name)
             break
         else:

@@ -29,6 +29,9 @@ def forms(lemma: str, tag: str) -> tuple[str, ...]:
     return tuple(getInflection(lemma, tag, inflect_oov=False))
 
 
+_FINITE_TAGS = frozenset({"VBP", "VBZ", "VBD"})
+_BE_FINITE = {"VBZ": "is"}
+
 _LINKS = frozenset("of in on for to at by with from de".split())
 
 
@@ -51,9 +54,17 @@ def inflect(lemma_name: str, tag: str) -> str | None:
     guessed).
     """
     words = lemma_name.split("_")
+    head = _head(words, tag)
+    if words[head] == "be" and tag in _FINITE_TAGS:
+        # "be" is the one verb whose present tense is not its base form ("exist" -> "be" is wrong); its
+        # VBP ("am"/"are") and VBD ("was"/"were") forms depend on the subject, which is not known here
+        be = _BE_FINITE.get(tag)
+        if be is None:
+            return None
+        words[head] = be
+        return " ".join(words)
     if tag in _BASE_TAGS or tag == "NNP":
         return " ".join(words)
-    head = _head(words, tag)
     found = forms(words[head], tag)
     if not found:
         return None

@@ -249,24 +249,24 @@ _SIGDEL = (
 def _builtin() -> dict[str, Recipe]:
     recipes = [
         Recipe(
-            name="qads", version="1.0", fields=frozenset({"question"}), citation=_QADS,
+            name="qads", version="1.1", fields=frozenset({"question"}), citation=_QADS,
             description="questions: content words (nouns, verbs, adjectives, adverbs) -> WordNet synonyms",
             transformation=WordNetSynonyms(), constraints=Constraints(), budget=Budget(),
         ),
         Recipe(
-            name="qads-nouns", version="1.0", fields=frozenset({"question"}), citation=_SIGDEL,
+            name="qads-nouns", version="1.1", fields=frozenset({"question"}), citation=_SIGDEL,
             description="questions: nouns only -> WordNet synonyms",
             transformation=WordNetSynonyms(pos=("n",)), constraints=Constraints(), budget=Budget(),
         ),
         Recipe(
-            name="context", version="1.0", fields=frozenset({"context"}),
+            name="context", version="1.1", fields=frozenset({"context"}),
             citation=_QADS + " Applied to contexts instead of questions; answer spans are frozen.",
             description="contexts only: content words -> WordNet synonyms; answer spans never edited",
             transformation=WordNetSynonyms(use_context=False), constraints=Constraints(),
             budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
         ),
         Recipe(
-            name="both", version="1.0", fields=frozenset({"question", "context"}),
+            name="both", version="1.1", fields=frozenset({"question", "context"}),
             citation=_QADS + " Applied to questions and contexts; a word gets the same replacement in both.",
             description="questions and contexts: the same word gets the same replacement in both",
             transformation=WordNetSynonyms(), constraints=Constraints(),

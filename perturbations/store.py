@@ -21,8 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-# Bump when the meaning or layout of any persisted table changes.
-CACHE_FORMAT = 1
+# Bump whenever a memoised function (or what it calls) changes its results, or a table changes layout.
+CACHE_FORMAT = 2
 
 _TABLES: dict[str, dict[Any, Any]] = {}
 _STATE: dict[str, Any] = {"loaded": False, "size": 0, "path": None}

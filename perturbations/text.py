@@ -45,10 +45,6 @@ def _tagger() -> Any:
         raise MissingResourceError("averaged_perceptron_tagger_eng", TAGGER_INSTALL) from exc
 
 
-def _score_then_label(item: tuple[str, float]) -> tuple[float, str]:
-    return item[1], item[0]
-
-
 def nltk_tag_words(words: list[str]) -> list[str]:
     """Tags from NLTK's own `PerceptronTagger.tag` (the reference `tag_words` must equal)."""
     return [t for _, t in _tagger().tag(words)] if words else []
@@ -98,9 +94,9 @@ def tag_words(words: list[str]) -> list[str]:
                         scores[label] = get(label, 0.0) + weight
             # NLTK takes max over all classes of (score, label), absent labels scoring 0.0; the
             # best scored label wins outright when its score is positive.
-            best = max(scores.items(), key=_score_then_label) if scores else None
-            if best is not None and best[1] > 0.0:
-                tag_ = best[0]
+            best = max(zip(scores.values(), scores.keys())) if scores else None  # (score, label) in C
+            if best is not None and best[0] > 0.0:
+                tag_ = best[1]
             else:
                 tag_ = max(classes, key=lambda label: (scores.get(label, 0.0), label))
         out.append(tag_)

@@ -136,7 +136,7 @@ def test_json_record_matches_the_perturb_contract() -> None:
     record = json.loads(json.dumps(p.to_dict()))
     assert record["text"] == "He bought a car." and record["perturbed"] == p.text
     assert set(record["substitutions"][0]) == {"start", "end", "new_start", "new_end", "original", "replacement", "pos", "synset", "confidence"}
-    assert p.recipe == "qads@1.0" and isinstance(p, Perturbation)
+    assert p.recipe == "qads@1.1" and isinstance(p, Perturbation)
 
 
 def test_result_does_not_depend_on_call_order_or_warm_caches() -> None:

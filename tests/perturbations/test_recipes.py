@@ -36,7 +36,7 @@ def test_parameters_are_json_and_overrides_apply() -> None:
     assert list(params)[:3] == ["fields", "wsd", "threshold"]
     assert get_recipe("qads", rate=None) == get_recipe("qads")
     sig = r.signature_fields()
-    assert sig["recipe"] == "qads@1.0" and sig["rate"] == 0.5 and sig["wsd"] == "enhanced-lesk"
+    assert sig["recipe"] == "qads@1.1" and sig["rate"] == 0.5 and sig["wsd"] == "enhanced-lesk"
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_bad_parameters(overrides: dict[str, object]) -> None:
 
 def test_repr_shows_the_whole_composition() -> None:
     text = repr(get_recipe("qads"))
-    for part in ("qads@1.0", "(transformation) WordNetSynonyms(wsd=enhanced-lesk", "(constraints)", "ProperNouns",
+    for part in ("qads@1.1", "(transformation) WordNetSynonyms(wsd=enhanced-lesk", "(constraints)", "ProperNouns",
                  "Stopwords", "(budget) Budget(rate=0.25", "NotSelfOrOwnForm"):
         assert part in text
 
