@@ -6,6 +6,10 @@ summary's `seconds`, without process start and file writing), the CPU time all p
 speed-ups, and whether all outputs are byte-identical. On a machine shared with other work the wall-clock
 speed-up understates what the split allows; the CPU-time figure shows the work the split adds.
 
+The lexicon cache (`$ROBUSTQA_CACHE`) is stated for each figure: `warm` (a folder filled by one untimed
+build first: normal use, and what the parent shares with its forked workers) and `cold` (an empty folder
+per run: every process derives the WordNet tables itself; the workers send theirs back to be saved).
+
     NLTK_DATA=../shared/nltk_data python benchmarks/build_workers.py [--repeats 3] [--workers 2]
 """
 
@@ -32,12 +36,12 @@ def robustqa_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-c", "from robustqa.cli import main; main()"]
 
 
-def run(path: str, output: Path, workers: int) -> tuple[float, float, str, float]:
+def run(path: str, output: Path, workers: int, cache: str) -> tuple[float, float, str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
         robustqa_command() + ["build-dataset", "--input", path, "--output", str(output), "--workers", str(workers)],
-        check=True, capture_output=True, text=True,
+        check=True, capture_output=True, text=True, env=dict(os.environ, ROBUSTQA_CACHE=cache),
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -52,28 +56,43 @@ def main() -> None:
     parser.add_argument("--input", default=str(REPO.parent / "shared" / "squad" / "squad2-dev-half.json"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--cache", choices=["warm", "cold", "both"], default="both")
     args = parser.parse_args()
-    results: dict[int, list[tuple[float, float, str, float]]] = {1: [], args.workers: []}
-    with tempfile.TemporaryDirectory() as folder:
-        for _ in range(args.repeats):
-            for workers in results:
-                results[workers].append(run(args.input, Path(folder) / f"out-{workers}.json", workers))
+    states = ["warm", "cold"] if args.cache == "both" else [args.cache]
     print(f"input: {args.input}; {args.repeats} repetitions per setting, alternating; {os.cpu_count()} CPUs")
+    for state in states:
+        results: dict[int, list[tuple[float, float, str, float]]] = {1: [], args.workers: []}
+        loads = []
+        with tempfile.TemporaryDirectory() as folder:
+            warm_cache = str(Path(folder) / "warm-cache")
+            if state == "warm":
+                run(args.input, Path(folder) / "fill.json", 1, warm_cache)
+            for k in range(args.repeats):
+                for workers in results:
+                    cache = warm_cache if state == "warm" else str(Path(folder) / f"cold-{k}-{workers}")
+                    results[workers].append(run(args.input, Path(folder) / f"out-{workers}.json", workers, cache))
+                loads.append(os.getloadavg()[0])
+        report(state, results, args.workers, loads)
+
+
+def report(state: str, results: dict[int, list[tuple[float, float, str, float]]], n: int, loads: list[float]) -> None:
+    print(f" lexicon cache {state}:")
     medians = {}
     for workers, rows in results.items():
         walls, builds = [r[0] for r in rows], [r[1] for r in rows]
         medians[workers] = (statistics.median(walls), statistics.median(builds), statistics.median(r[3] for r in rows))
         print(
-            f"  --workers {workers}: command {medians[workers][0]:.1f} s, build {medians[workers][1]:.1f} s, "
-            f"CPU time of all processes {medians[workers][2]:.1f} s (medians; command runs {', '.join(f'{w:.1f}' for w in walls)})"
+            f"  --workers {workers}: command {medians[workers][0]:.1f} s, build {medians[workers][1]:.2f} s, "
+            f"CPU time of all processes {medians[workers][2]:.1f} s (medians; command runs {', '.join(f'{w:.1f}' for w in walls)}; "
+            f"build runs {', '.join(f'{b:.2f}' for b in builds)})"
         )
-    one, many = medians[1], medians[args.workers]
+    one, many = medians[1], medians[n]
     print(f"  speed-up, whole command: {one[0] / many[0]:.2f}x; build only: {one[1] / many[1]:.2f}x   (target >= 1.7x)")
     # with idle cores the wall time of N workers is about their CPU time / N: the speed-up the split allows
-    print(f"  speed-up the split allows on idle cores (CPU time 1 worker / (CPU time {args.workers} workers / {args.workers})): {one[2] / (many[2] / args.workers):.2f}x")
+    print(f"  speed-up the split allows on idle cores (CPU time 1 worker / (CPU time {n} workers / {n})): {one[2] / (many[2] / n):.2f}x")
     digests = {r[2] for rows in results.values() for r in rows}
     print(f"  outputs byte-identical across all runs: {'yes' if len(digests) == 1 else 'NO'}")
-    print(f"  load average at the end: {os.getloadavg()[0]:.1f} (other work on the machine competes for the same CPUs)")
+    print(f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} (other work on the machine competes for the same CPUs)")
 
 
 if __name__ == "__main__":
