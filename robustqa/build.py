@@ -223,19 +223,27 @@ def _forget_inherited_wordnet_files() -> None:
     whoever created it, drops its handles here and reopens them on its next look-up; what it has
     parsed stays shared.
     """
-    import gc
-    import sys
-
-    module = sys.modules.get("nltk.corpus.reader.wordnet")
-    if module is None:
-        return  # no reader was created in the parent
-    for reader in [o for o in gc.get_objects() if isinstance(o, module.WordNetCorpusReader)]:
+    for reader in _INHERITED_READERS or _wordnet_readers():
         files = getattr(reader, "_data_file_map", None)
         if isinstance(files, dict):
             files.clear()
         for name in ("_key_count_file", "_key_synset_file"):
             if getattr(reader, name, None) is not None:
                 setattr(reader, name, None)
+
+
+_INHERITED_READERS: list[Any] = []  # set by the parent just before it forks (its heap is then frozen)
+
+
+def _wordnet_readers() -> list[Any]:
+    """Every NLTK WordNet reader alive in this process, whoever created it."""
+    import gc
+    import sys
+
+    module = sys.modules.get("nltk.corpus.reader.wordnet")
+    if module is None:
+        return []  # no reader was created
+    return [o for o in gc.get_objects() if isinstance(o, module.WordNetCorpusReader)]
 
 
 def _build_chunk(units: Sequence[_Unit]) -> tuple[list[_UnitResult], dict[str, dict[Any, Any]]]:
@@ -297,17 +305,32 @@ def _run_units(
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    if context.get_start_method() == "fork":
+    forking = context.get_start_method() == "fork"
+    if forking:
+        import gc
+
         _warm_up(recipe, units, seed)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(recipe, seed, variants)) as pool:
-        futures = [pool.submit(_build_chunk, chunk) for chunk in _chunks(units, workers)]
-        for future in as_completed(futures):
-            results, learnt = future.result()
-            store.merge(learnt)
-            for result in results:
-                if progress:
-                    progress(result.summary.questions)
-                yield result
+        # Freeze the parent's heap before forking: the workers' garbage collector then never walks (and so
+        # never copies) the shared tables. Frozen objects are invisible to gc.get_objects(), so the WordNet
+        # readers the workers must detach from their files are listed first.
+        _INHERITED_READERS[:] = _wordnet_readers()
+        gc.freeze()
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(recipe, seed, variants)) as pool:
+            futures = [pool.submit(_build_chunk, chunk) for chunk in _chunks(units, workers)]
+            for future in as_completed(futures):
+                results, learnt = future.result()
+                store.merge(learnt)
+                for result in results:
+                    if progress:
+                        progress(result.summary.questions)
+                    yield result
+    finally:
+        if forking:
+            import gc
+
+            gc.unfreeze()
+            _INHERITED_READERS.clear()
 
 
 def build_dataset(

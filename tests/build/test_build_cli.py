@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -207,6 +208,7 @@ def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad
     done = subprocess.run(
         [_console_script(), "build-dataset", "--input", str(squad_half_path), "--output", str(output), "--workers", "2"],
         capture_output=True, text=True, timeout=300, check=False,
+        env=dict(os.environ, ROBUSTQA_CACHE=str(tmp_path / "empty-cache")),  # cold lexicon cache: workers read WordNet
     )
     assert done.returncode == 0, done.stderr
     assert "questions read     6,078" in done.stdout
