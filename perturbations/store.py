@@ -67,8 +67,20 @@ def cache_folder() -> Path | None:
     return Path(setting) if setting else Path.home() / ".cache" / "robustqa"
 
 
+def _engine_source_hash() -> str:
+    """Hash of the engine's own source files, so an edited engine never reads tables an older one cached.
+
+    Bumping CACHE_FORMAT by hand is easy to forget; hashing a dozen small files costs well under a millisecond.
+    """
+    digest = hashlib.sha256()
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.name.encode("utf-8"))
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def _identity() -> str:
-    """Hash of everything the tables depend on: data files (path, size, mtime), library version, constants."""
+    """Hash of everything the tables depend on: data files (path, size, mtime), engine source, library version, constants."""
     from importlib.metadata import PackageNotFoundError, version
 
     from perturbations import wsd
@@ -80,6 +92,7 @@ def _identity() -> str:
         lemminflect = "?"
     parts = [
         f"format={CACHE_FORMAT}",
+        f"engine={_engine_source_hash()}",
         resource_identity(),
         f"lemminflect={lemminflect}",
         f"wsd={wsd.PRIOR_SMOOTHING},{wsd.OVERLAP_WEIGHT},{wsd.RELATED_WEIGHT}",

@@ -49,3 +49,19 @@ def test_unwritable_cache_folder_is_not_an_error(tmp_path: Path) -> None:
     blocker.write_text("a file where the cache folder should be")
     text, subs, saved = _run(str(blocker / "cache"), tmp_path)
     assert saved is False and subs and text
+
+
+def test_cache_file_name_follows_the_engine_source(tmp_path: Path, monkeypatch) -> None:
+    """An edited engine must never read tables an older engine cached."""
+    from perturbations import store
+
+    monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path))
+    before = store.cache_path()
+    engine = tmp_path / "engine-copy"
+    engine.mkdir()
+    for source in Path(store.__file__).parent.glob("*.py"):
+        (engine / source.name).write_bytes(source.read_bytes())
+    monkeypatch.setattr(store, "__file__", str(engine / "store.py"))
+    assert store.cache_path() == before  # same sources, same file
+    (engine / "wsd.py").write_bytes((engine / "wsd.py").read_bytes() + b"\n# edited\n")
+    assert store.cache_path() != before
