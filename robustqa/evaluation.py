@@ -256,7 +256,9 @@ def predict_set(
     todo_ids: list[str] = [ex.id for ex in examples if ex.id not in done] if main else []
     todo_ids = distributed.broadcast_object(todo_ids)
     wanted = set(todo_ids)
-    todo = [ex for ex in examples if ex.id in wanted]
+    # Chunks exist for resuming; ordering the work by length first keeps each chunk's windows of similar
+    # size, so the runner's length-sorted batches pad as little as one global sort would.
+    todo = sorted((ex for ex in examples if ex.id in wanted), key=lambda ex: len(ex.context) + len(ex.question))
     bar = _progress_bar(len(todo), description, progress and main and bool(todo))
     try:
         for start in range(0, len(todo), chunk_size):

@@ -13,6 +13,7 @@ from robustqa.evaluation import EvalConfig, PredictionCache, run_evaluation
 from robustqa.inference import InferenceSettings
 from robustqa.metric import evaluate_files
 from robustqa.signature import Signature
+from robustqa.squad import load_squad
 
 from rqa_evalfakes import clean_document, perturbed_document, write_json
 
@@ -28,7 +29,12 @@ def test_unchanged_questions_reuse_the_clean_prediction(tmp_path, squad_files, f
     result = run_evaluation([MODEL], config(tmp_path, clean, perturbed), runner_factory=fake_factory)
     (runner,) = fake_factory.runners
     # 8 clean questions, then only the 3 perturbed questions whose text changed
-    assert runner.seen == ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "a1", "b1", "b3"]
+    assert sorted(runner.seen[:8]) == ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"]
+    assert sorted(runner.seen[8:]) == ["a1", "b1", "b3"]
+    # work is ordered by length (question + context), so resumable chunks still batch like one global sort
+    clean_examples = {ex.id: ex for ex in load_squad(clean).examples()}
+    lengths = [len(clean_examples[i].context) + len(clean_examples[i].question) for i in runner.seen[:8]]
+    assert lengths == sorted(lengths)
     entry = result.report["models"][0]
     assert entry["coverage"] == {
         "clean_questions": 8, "perturbed_questions": 8, "matched": 8, "changed": 3, "changed_share": 3 / 8, "reused_predictions": 5,
@@ -75,9 +81,13 @@ def test_interrupted_run_resumes_where_it_stopped(tmp_path, squad_files, fake_fa
         run_evaluation([MODEL], cfg, runner_factory=partial(fake_factory, fail_after=1))
     assert not (tmp_path / "run" / "report.json").exists()
     (cache_file,) = (tmp_path / "run").glob("*/cache/clean-*.jsonl")
-    assert [json.loads(line)["id"] for line in cache_file.read_text().splitlines()] == ["a1", "a2", "a3"]
+    cached = [json.loads(line)["id"] for line in cache_file.read_text().splitlines()]
+    assert cached == fake_factory.runners[0].seen and len(cached) == 3
     result = run_evaluation([MODEL], cfg, runner_factory=fake_factory)
-    assert fake_factory.runners[1].seen == ["a4", "b1", "b2", "b3", "b4", "a1", "b1", "b3"]
+    everything = {"a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"}
+    resumed = fake_factory.runners[1].seen
+    assert sorted(resumed[:5]) == sorted(everything - set(cached))  # only what the cache lacked
+    assert sorted(resumed[5:]) == ["a1", "b1", "b3"]
     outcome = result.outcomes[0]
     assert (outcome.clean.predicted, outcome.clean.from_cache) == (5, 3)
     assert result.report["models"][0]["clean"]["exact"] == 100.0
