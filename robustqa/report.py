@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from robustqa.errors import InputError, OutputError
-from robustqa.squad import write_text_atomic
+from robustqa.outputs import write_bytes_atomic, write_text_atomic
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -56,18 +56,10 @@ def write_json_atomic(path: Path, obj: Any) -> None:
 
 
 def write_png_atomic(figure: Any, path: Path) -> None:
-    """Save a matplotlib figure through a temporary file in the same folder."""
-    try:
-        handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise OutputError(f"{path}: cannot write ({error.strerror}); choose another output folder") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            figure.savefig(stream, format="png", dpi=120)
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    """Save a matplotlib figure as PNG, atomically like every other output."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=120)
+    write_bytes_atomic(path, buffer.getvalue())
 
 
 def write_run(output_dir: Path, report: Mapping[str, Any], outcomes: Sequence["ModelOutcome"], examples: Iterable[Mapping[str, Any]]) -> None:

@@ -8,15 +8,14 @@ flat view that model running and scoring use.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
 from perturbations.records import Substitution
-from robustqa.errors import InputError, OutputError
+from robustqa.errors import InputError
+from robustqa.outputs import check_output_path, write_text_atomic  # noqa: F401 - part of this module's API
 
 
 @dataclass(frozen=True)
@@ -153,15 +152,6 @@ def read_input(path: str | Path, *, hint: str) -> bytes:
         raise InputError("is a folder, not a file", path=str(path), hint=hint) from None
     except OSError as error:
         raise InputError(f"cannot read file ({error.strerror})", path=str(path), hint="check its permissions") from None
-
-
-def check_output_path(path: str | Path) -> None:
-    """Fail before any work when the output cannot be written where asked."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise OutputError(f"{path}: folder '{path.parent}' does not exist; create it first or choose another output path")
-    if path.is_dir():
-        raise OutputError(f"{path}: is a folder; give a file name for the output")
 
 
 def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]:
@@ -350,34 +340,6 @@ def dataset_to_dict(dataset: SquadDataset) -> dict[str, Any]:
 def dumps_squad(document: dict[str, Any]) -> str:
     """One canonical serialisation (UTF-8 text, fixed separators, keys in insertion order) so re-runs match byte for byte."""
     return json.dumps(document, ensure_ascii=False, separators=(", ", ": ")) + "\n"
-
-
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write through a temporary file in the same folder, then rename: a failure never leaves a partial file."""
-    path = Path(path)
-    folder = path.parent
-    check_output_path(path)
-    try:
-        handle, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise OutputError(f"{path}: cannot write in folder '{folder}' ({error.strerror}); choose another output path") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp_name, 0o666 & ~umask)
-        os.replace(temp_name, path)
-    except BaseException as error:
-        try:
-            os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
-        if isinstance(error, OSError):
-            raise OutputError(f"{path}: cannot write ({error.strerror}); choose another output path") from None
-        raise
 
 
 def write_squad(document: SquadDataset | dict[str, Any], path: str | Path) -> None:

@@ -54,7 +54,7 @@ def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     """
     from robustqa import report as report_lib
     from robustqa.cli.eval_cmds import _console
-    from robustqa.squad import write_text_atomic
+    from robustqa.outputs import write_text_atomic
 
     if output is not None and output.suffix.lower() == ".png":
         raise click.BadParameter("the chart is written as <output stem>.png; give the document another name", param_hint="--output")
@@ -123,7 +123,7 @@ def _packaged_sample(folder: Path) -> Path:
     """Copy the packaged SQuAD 2.0 sample into the run's folder, so the run names a file that stays."""
     from importlib import resources
 
-    from robustqa.squad import write_text_atomic
+    from robustqa.outputs import write_text_atomic
 
     target = folder / DEMO_SAMPLE
     write_text_atomic(target, resources.files("robustqa").joinpath("data", DEMO_SAMPLE).read_text(encoding="utf-8"))

@@ -1,0 +1,56 @@
+"""Writing output files so that a failure never leaves a half-written file behind.
+
+Every file robustqa writes (datasets, run folders, reports, charts) goes through here: one place decides
+permissions, fsync and the one-line error a user sees when a folder cannot be written.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from robustqa.errors import OutputError
+
+
+def check_output_path(path: str | Path) -> None:
+    """Fail before any work when the output cannot be written where asked."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise OutputError(f"{path}: folder '{path.parent}' does not exist; create it first or choose another output path")
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; give a file name for the output")
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write through a temporary file in the same folder, then rename: a failure never leaves a partial file."""
+    path = Path(path)
+    folder = path.parent
+    check_output_path(path)
+    try:
+        handle, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise OutputError(f"{path}: cannot write in folder '{folder}' ({error.strerror}); choose another output path") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        # mkstemp creates 0600; give the file the permissions a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp_name, 0o666 & ~umask)
+        os.replace(temp_name, path)
+    except BaseException as error:
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        if isinstance(error, OSError):
+            raise OutputError(f"{path}: cannot write ({error.strerror}); choose another output path") from None
+        raise
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """UTF-8 text with "\\n" line ends, written atomically."""
+    write_bytes_atomic(path, text.encode("utf-8"))

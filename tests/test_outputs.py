@@ -1,0 +1,41 @@
+"""Every output file, text or chart, is written atomically with ordinary permissions."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from robustqa.errors import OutputError
+from robustqa.outputs import write_bytes_atomic
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_chart_gets_the_same_permissions_as_text_files(tmp_path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from robustqa.report import write_png_atomic, write_json_atomic
+
+    figure = plt.figure()
+    write_png_atomic(figure, tmp_path / "chart.png")
+    plt.close(figure)
+    write_json_atomic(tmp_path / "report.json", {"a": 1})
+    umask = os.umask(0)
+    os.umask(umask)
+    assert _mode(tmp_path / "chart.png") == _mode(tmp_path / "report.json") == 0o666 & ~umask
+    assert (tmp_path / "chart.png").read_bytes().startswith(b"\x89PNG")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chart.png", "report.json"]  # no temporary files left
+
+
+def test_missing_folder_is_a_one_line_error_and_writes_nothing(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="does not exist"):
+        write_bytes_atomic(tmp_path / "missing" / "x.bin", b"data")
+    assert list(tmp_path.iterdir()) == []
