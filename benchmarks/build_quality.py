@@ -22,12 +22,13 @@ import os
 import random
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
+
+from _common import robustqa_command
 
 REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
@@ -182,11 +183,6 @@ def figures(tally: Tally) -> dict[str, float | int]:
         "inflection_pct": 100.0 * inflected / max(1, len(one_word)),
         "retag_pct": 100.0 * sum(e.new_tag == e.tag for e in retagged) / max(1, len(retagged)),
     }
-
-
-def robustqa_command() -> list[str]:
-    script = Path(sys.executable).with_name("robustqa")
-    return [str(script)] if script.exists() else [sys.executable, "-c", "from robustqa.cli import main; main()"]
 
 
 def main(argv: Iterable[str] | None = None) -> None:

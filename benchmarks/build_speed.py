@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import robustqa_command
+
 REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
 WARM_UP = "The old farmer walked slowly across the wide field."
@@ -73,11 +75,6 @@ def in_child(tool: str, path: str, cache: str | None = None) -> dict[str, float]
         env["ROBUSTQA_CACHE"] = cache
     out = subprocess.run([sys.executable, __file__, "--child", tool, "--input", path], check=True, capture_output=True, text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def robustqa_command() -> list[str]:
-    script = Path(sys.executable).with_name("robustqa")
-    return [str(script)] if script.exists() else [sys.executable, "-c", "from robustqa.cli import main; main()"]
 
 
 def main() -> None:

@@ -22,18 +22,14 @@ import re
 import resource
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from _common import robustqa_command
+
 REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
-
-
-def robustqa_command() -> list[str]:
-    script = Path(sys.executable).with_name("robustqa")
-    return [str(script)] if script.exists() else [sys.executable, "-c", "from robustqa.cli import main; main()"]
 
 
 def run(path: str, output: Path, workers: int, cache: str) -> tuple[float, float, str, float]:
