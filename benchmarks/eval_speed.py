@@ -10,6 +10,8 @@ Over the held-out SQuAD 2.0 file (1,494 questions) with the shared MiniLM QA mod
     (pre-padded batches, nothing but `model(**batch)` timed): what tokenization, decoding, scoring and
     I/O add on top of the machine's limit. Target: at most 15%.
 (c) the opt-in int8 mode (`--int8`): speed and F1 against fp32.
+(d) the opt-in bf16 autocast on CPU (`--precision bf16`), fast where the CPU has native bf16 matrix units
+    (Intel AMX, AVX-512 BF16): speed and F1 against fp32 and the pipeline.
 
 Runs are interleaved (robustqa, bare, pipeline, int8, then again) so load from other work on a shared
 machine hits all alike; medians and the spread (min–max) are printed.
@@ -171,7 +173,7 @@ def main() -> None:
         pipeline_bs = args.pipeline_batch_size
         if not args.skip_pipeline and pipeline_bs is None:
             pipeline_bs = tune_pipeline(work, min(questions, 150))
-        times: dict[str, list[float]] = {"robustqa": [], "fixed": [], "bare": [], "pipeline": [], "pipeline_run": [], "int8": []}
+        times: dict[str, list[float]] = {"robustqa": [], "fixed": [], "bare": [], "pipeline": [], "pipeline_run": [], "int8": [], "bf16": []}
         f1 = {}
         for rep in range(args.repeats):
             wall, clean = run_robustqa(work / f"fp32-{rep}", "--batch-size", str(args.batch_size), limit=args.limit)
@@ -187,6 +189,9 @@ def main() -> None:
             wall, clean = run_robustqa(work / f"int8-{rep}", "--int8", "--batch-size", str(args.batch_size), limit=args.limit)
             times["int8"].append(wall)
             f1["int8"] = clean["f1"]
+            wall, clean = run_robustqa(work / f"bf16-{rep}", "--precision", "bf16", "--device", "cpu", "--batch-size", str(args.batch_size), limit=args.limit)
+            times["bf16"].append(wall)
+            f1["bf16"] = clean["f1"]
             print(f"  round {rep + 1}: " + ", ".join(f"{k} {v[-1]:.1f} s" for k, v in times.items() if v), flush=True)
         med = {k: statistics.median(v) for k, v in times.items() if v}
         print()
@@ -207,6 +212,12 @@ def main() -> None:
         print(f"robustqa eval --int8                  {spread(times['int8'])}")
         print(f"(c) int8 speed-up {med['robustqa'] / med['int8']:.2f}x; F1 int8 {f1['int8']:.2f} vs fp32 {f1['fp32']:.2f}"
               f" ({f1['int8'] - f1['fp32']:+.2f} points; target within 1)")
+        print(f"robustqa eval --precision bf16 (CPU)  {spread(times['bf16'])}")
+        print(f"(d) bf16 speed-up {med['robustqa'] / med['bf16']:.2f}x; F1 bf16 {f1['bf16']:.2f} vs fp32 {f1['fp32']:.2f}"
+              f" ({f1['bf16'] - f1['fp32']:+.2f} points)"
+              + (f"; {med['pipeline'] / med['bf16']:.2f}x the pipeline" if times["pipeline"] else ""))
+        if times["pipeline"]:
+            print(f"    opt-in modes against the pipeline: int8 {med['pipeline'] / med['int8']:.2f}x, bf16 {med['pipeline'] / med['bf16']:.2f}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -78,6 +78,9 @@ class InferenceSettings:
         }
         if self.int8:
             fields["int8"] = True
+        if self.precision in ("bf16", "fp16"):
+            # autocast changes logits (and so some answers): a bf16 run must never reuse fp32 predictions
+            fields["precision"] = self.precision
         return fields
 
     def to_dict(self) -> dict[str, Any]:
@@ -251,6 +254,9 @@ class QAModelRunner:
         self.model = model.to(self.device)
         self.model.eval()
         self._autocast = _autocast_dtype(self.device, settings.precision)
+        resolved = {None: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}[self._autocast]
+        # What actually runs: "auto" resolved for this device, so signatures and cache keys name it.
+        self.settings = replace(self.settings, precision=resolved)
         accepted = set(inspect.signature(self.model.forward).parameters)
         self._pass_token_types = "token_type_ids" in accepted
         pad = tokenizer.pad_token_id

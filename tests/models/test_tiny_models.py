@@ -111,6 +111,21 @@ def test_int8_mode_runs_on_cpu(tiny_models: dict[str, Path]) -> None:
     assert runner.requested_settings.signature_fields()["int8"] is True
 
 
+def test_bf16_autocast_runs_on_cpu_and_is_keyed_apart_from_fp32(tiny_models: dict[str, Path]) -> None:
+    """`--precision bf16` on CPU (fast on AMX / AVX-512 BF16 CPUs): same questions answered, null odds
+    close to fp32's, and a different cache key, so a bf16 run never reuses fp32 predictions."""
+    spec = resolve_model(str(tiny_models["bert"]))
+    fp32 = QAModelRunner(spec, InferenceSettings(device="cpu"))
+    bf16 = QAModelRunner(spec, InferenceSettings(device="cpu", precision="bf16"))
+    assert fp32.settings.precision == "fp32" and bf16.settings.precision == "bf16"
+    assert "precision" not in fp32.settings.signature_fields()
+    assert bf16.settings.signature_fields()["precision"] == "bf16"
+    exact, rounded = fp32.predict(EXAMPLES), bf16.predict(EXAMPLES)
+    assert set(rounded) == set(exact) == {e.id for e in EXAMPLES}
+    assert {k: v.null_odds for k, v in rounded.items()} == pytest.approx({k: v.null_odds for k, v in exact.items()}, abs=0.1)
+    assert {k: v.null_odds for k, v in rounded.items()} != {k: v.null_odds for k, v in exact.items()}  # autocast did run
+
+
 def test_empty_input_gives_empty_output(tiny_models: dict[str, Path]) -> None:
     runner = QAModelRunner(resolve_model(str(tiny_models["bert"])), InferenceSettings(device="cpu"))
     assert runner.predict([]) == {}
