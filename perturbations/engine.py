@@ -13,7 +13,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from perturbations.constraints import acceptable_form, acceptable_lemma, position_reason
 from perturbations.inflect import agree_article, forms, inflect, match_case

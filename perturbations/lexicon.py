@@ -6,15 +6,15 @@ repeats (lemmas of a word, senses of a lemma, sense counts, synset lemmas) goes 
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from typing import Any
 
+from perturbations import resources
 from perturbations.errors import MissingResourceError
 from perturbations.store import persistent
 
-WORDNET_INSTALL = "python -m nltk.downloader wordnet"
-STOPWORDS_INSTALL = "python -m nltk.downloader stopwords"
+WORDNET_INSTALL = resources.RESOURCES["wordnet"][2]
+STOPWORDS_INSTALL = resources.RESOURCES["stopwords"][2]
 
 PENN_TO_WN: dict[str, str] = {"N": "n", "V": "v", "J": "a", "R": "r"}
 WN_TO_UPOS: dict[str, str] = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
@@ -23,16 +23,6 @@ WN_TO_UPOS: dict[str, str] = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 def wn_pos(penn_tag: str) -> str | None:
     """WordNet part of speech ("n", "v", "a", "r") of a Penn tag, or None for other tags."""
     return PENN_TO_WN.get(penn_tag[:1]) if penn_tag else None
-
-
-def _find_wordnet_root() -> Any:
-    """The installed WordNet corpus, unzipped or zipped, wherever NLTK looks (NLTK_DATA first)."""
-    import nltk.data
-
-    try:
-        return nltk.data.find("corpora/wordnet")
-    except LookupError:
-        return nltk.data.find("corpora/wordnet.zip/wordnet/")
 
 
 @lru_cache(maxsize=1)
@@ -53,7 +43,7 @@ def wordnet() -> Any:
             def map_wn(self, version: str = "wordnet") -> None:
                 return None
 
-        root = _find_wordnet_root()
+        root = resources.find("wordnet")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "multilingual functions are not available": not used
             return _EnglishWordNet(root, None)
@@ -67,45 +57,9 @@ def wordnet_version() -> str:
     return str(wordnet().get_version())
 
 
-def _stat_files(pointer: Any) -> list[str]:
-    """path, size and mtime of a resource's files (of its zip archive when zipped)."""
-    path = getattr(pointer, "path", None)
-    if path and os.path.isdir(path):
-        names = sorted(os.listdir(path))
-        files = [os.path.join(path, n) for n in names]
-    else:
-        zipped = getattr(getattr(pointer, "zipfile", None), "filename", None)
-        files = [zipped or str(pointer)]
-    out = []
-    for f in files:
-        try:
-            st = os.stat(f)
-            out.append(f"{f}:{st.st_size}:{st.st_mtime_ns}")
-        except OSError:
-            out.append(f"{f}:?")
-    return out
-
-
-def resource_identity() -> str:
-    """What the persistent lexicon tables depend on among NLTK's data: the WordNet and stopword files.
-    Raises MissingResourceError when WordNet is not installed (without building the reader)."""
-    import nltk.data
-
-    try:
-        root = _find_wordnet_root()
-    except LookupError as exc:
-        raise MissingResourceError("wordnet", WORDNET_INSTALL) from exc
-    parts = ["wordnet", *_stat_files(root)]
-    try:
-        parts += ["stopwords", *_stat_files(nltk.data.find("corpora/stopwords/english"))]
-    except LookupError:
-        parts.append("stopwords:missing")
-    return "\n".join(parts)
-
-
-@lru_cache(maxsize=1)
+@persistent("stopwords")
 def stopwords() -> frozenset[str]:
-    """NLTK's English stopword list."""
+    """NLTK's English stopword list (persisted, so a warm build never imports NLTK)."""
     try:
         from nltk.corpus import stopwords as sw
 
@@ -177,12 +131,17 @@ def raw_synset(pos: str, offset: int) -> tuple[tuple[str, ...], str, tuple[tuple
 
 
 def check_resources() -> None:
-    """Raise MissingResourceError naming the first NLTK resource that is not installed."""
-    from perturbations.text import _tagger
+    """Raise MissingResourceError naming the first NLTK resource that is not installed.
 
-    resource_identity()  # finds WordNet without building NLTK's reader (built on the first table miss)
+    With a warm persistent cache whose record of NLTK's files still holds, nothing is imported."""
+    from perturbations import store
+    from perturbations.text import _tagger_model
+
+    if store.resources_verified():
+        return
+    resources.record()  # finds all three without building NLTK's readers
     stopwords()
-    _tagger()
+    _tagger_model()
 
 
 @persistent("lemma_of")

@@ -21,11 +21,13 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
+from perturbations.errors import MissingResourceError
+
 # Bump whenever a memoised function (or what it calls) changes its results, or a table changes layout.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 _TABLES: dict[str, dict[Any, Any]] = {}
-_STATE: dict[str, Any] = {"loaded": False, "size": 0, "path": None}
+_STATE: dict[str, Any] = {"loaded": False, "size": 0, "path": None, "resources": None}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -80,21 +82,29 @@ def _engine_source_hash() -> str:
 
 
 def _identity() -> str:
-    """Hash of everything the tables depend on: data files (path, size, mtime), engine source, library version, constants."""
+    """Hash of what the tables depend on that is cheap to know: engine source, library versions, WSD
+    constants, and what decides NLTK's search path (NLTK_DATA, the home folder, the Python prefix).
+
+    The data files themselves (path, size, mtime) are checked against the record stored inside the
+    file (`resources.unchanged`), which needs no NLTK import; a file whose record fails is rebuilt."""
+    import sys
     from importlib.metadata import PackageNotFoundError, version
 
     from perturbations import wsd
-    from perturbations.lexicon import resource_identity
 
-    try:
-        lemminflect = version("lemminflect")
-    except PackageNotFoundError:
-        lemminflect = "?"
+    versions = []
+    for package in ("lemminflect", "nltk"):
+        try:
+            versions.append(f"{package}={version(package)}")
+        except PackageNotFoundError:
+            versions.append(f"{package}=?")
     parts = [
         f"format={CACHE_FORMAT}",
         f"engine={_engine_source_hash()}",
-        resource_identity(),
-        f"lemminflect={lemminflect}",
+        *versions,
+        f"nltk_data={os.environ.get('NLTK_DATA', '')}",
+        f"home={os.path.expanduser('~')}",
+        f"prefix={sys.prefix}",
         f"wsd={wsd.PRIOR_SMOOTHING},{wsd.OVERLAP_WEIGHT},{wsd.RELATED_WEIGHT}",
     ]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:24]
@@ -120,6 +130,11 @@ def load() -> None:
             stored = pickle.load(handle)
         if not isinstance(stored, dict) or stored.get("format") != CACHE_FORMAT:
             return
+        from perturbations import resources
+
+        if not resources.unchanged(stored.get("resources")):
+            return  # NLTK's files moved or changed: these tables may not hold for them
+        _STATE["resources"] = stored["resources"]
         for name, table in stored["tables"].items():
             if isinstance(table, dict):  # tables of modules not imported yet wait here for their decorator
                 live = _TABLES.setdefault(name, {})
@@ -128,6 +143,19 @@ def load() -> None:
     except Exception:  # noqa: BLE001 - a corrupt, truncated or unreadable cache is rebuilt, never fatal
         return
     _STATE["size"] = size()
+
+
+def _resources_record() -> dict[str, Any]:
+    from perturbations import resources
+
+    return resources.record()
+
+
+def resources_verified() -> bool:
+    """Whether the cache file read by this process vouches that NLTK's data is installed and unchanged
+    (so nothing needs NLTK to say so)."""
+    load()
+    return _STATE.get("resources") is not None
 
 
 def size() -> int:
@@ -173,8 +201,9 @@ def save() -> bool:
     if path is None:
         return False
     try:
+        record = _STATE.get("resources") or _resources_record()
         path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"format": CACHE_FORMAT, "tables": {name: dict(t) for name, t in _TABLES.items()}}
+        payload = {"format": CACHE_FORMAT, "resources": record, "tables": {name: dict(t) for name, t in _TABLES.items()}}
         fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -183,7 +212,7 @@ def save() -> bool:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-    except OSError:
+    except (OSError, MissingResourceError):
         return False
     _STATE["size"] = size()
     return True

@@ -13,6 +13,7 @@ from typing import Any
 
 from perturbations.errors import MissingResourceError
 from perturbations.records import Token
+from perturbations.store import persistent
 
 _TOKEN_RE = re.compile(
     r"\w+(?=n[’']t\b)"  # "do" of "don't", "ca" of "can't" (Penn convention)
@@ -26,7 +27,6 @@ _TOKEN_RE = re.compile(
     re.IGNORECASE,
 )
 
-TAGGER_INSTALL = "python -m nltk.downloader averaged_perceptron_tagger_eng"
 
 
 def tokenize(text: str) -> list[tuple[str, int, int]]:
@@ -36,13 +36,15 @@ def tokenize(text: str) -> list[tuple[str, int, int]]:
 
 @lru_cache(maxsize=1)
 def _tagger() -> Any:
-    """Load the perceptron tagger once, on first use (never at import)."""
+    """NLTK's perceptron tagger, loaded once on first use (never at import); only a cold cache needs it."""
+    from perturbations import resources
+
     try:
         from nltk.tag.perceptron import PerceptronTagger
 
         return PerceptronTagger(lang="eng")
     except (LookupError, OSError) as exc:
-        raise MissingResourceError("averaged_perceptron_tagger_eng", TAGGER_INSTALL) from exc
+        raise MissingResourceError("averaged_perceptron_tagger_eng", resources.RESOURCES["tagger"][2]) from exc
 
 
 def nltk_tag_words(words: list[str]) -> list[str]:
@@ -50,17 +52,15 @@ def nltk_tag_words(words: list[str]) -> list[str]:
     return [t for _, t in _tagger().tag(words)] if words else []
 
 
-@lru_cache(maxsize=1)
-def _dense_model() -> tuple[dict[str, int], Any, tuple[str, ...]]:
-    """The perceptron's weights as a dense (feature x class) matrix, classes sorted by name.
-
-    Scoring a word is then one gather and one column sum over its known features, instead of a
-    Python loop over every (feature, class) weight (which was half of a build's time). The sum adds
-    the rows in feature order, as NLTK's loop does, and a class a feature lacks adds 0.0, so the
-    scores are the same numbers."""
+@persistent("tagger_model")
+def _tagger_model() -> tuple[dict[str, int], Any, Any, Any, tuple[str, ...], dict[str, str]]:
+    """The perceptron's weights as sparse (feature row, class column, weight) arrays, its classes sorted by
+    name, and its tag dictionary: persisted, so a warm process neither imports NLTK nor parses its
+    5 MB of JSON weights."""
     import numpy as np
 
-    model = _tagger().model
+    tagger = _tagger()
+    model = tagger.model
     classes = tuple(sorted(model.classes))
     column = {c: i for i, c in enumerate(classes)}
     rows: list[int] = []
@@ -73,9 +73,41 @@ def _dense_model() -> tuple[dict[str, int], Any, tuple[str, ...]]:
             rows.append(i)
             cols.append(column[label])
             vals.append(weight)
+    return (
+        index,
+        np.asarray(rows, dtype=np.int32),
+        np.asarray(cols, dtype=np.int16),
+        np.asarray(vals, dtype=np.float64),
+        classes,
+        dict(tagger.tagdict),
+    )
+
+
+@lru_cache(maxsize=1)
+def _dense_model() -> tuple[dict[str, int], Any, tuple[str, ...], dict[str, str]]:
+    """The weights as a dense (feature x class) matrix, classes sorted by name, and the tag dictionary.
+
+    Scoring a word is then one gather and one column sum over its known features, instead of a
+    Python loop over every (feature, class) weight (which was half of a build's time). The sum adds
+    the rows in feature order, as NLTK's loop does, and a class a feature lacks adds 0.0, so the
+    scores are the same numbers."""
+    import numpy as np
+
+    index, rows, cols, vals, classes, tagdict = _tagger_model()
     matrix = np.zeros((len(index), len(classes)))
     matrix[rows, cols] = vals
-    return index, matrix, classes
+    return index, matrix, classes, tagdict
+
+
+def _normalize(word: str) -> str:
+    """The tagger's own word normalization (`PerceptronTagger.normalize`), without importing NLTK."""
+    if "-" in word and word[0] != "-":
+        return "!HYPHEN"
+    if word.isdigit() and len(word) == 4:
+        return "!YEAR"
+    if word and word[0].isdigit():
+        return "!DIGITS"
+    return word.lower()
 
 
 def tag_words(words: list[str]) -> list[str]:
@@ -86,12 +118,9 @@ def tag_words(words: list[str]) -> list[str]:
         return []
     import numpy as np
 
-    tagger = _tagger()
-    index, matrix, classes = _dense_model()
+    index, matrix, classes, tagdict = _dense_model()
     feature = index.get
-    tagdict = tagger.tagdict
-    normalize = tagger.normalize
-    context = ["-START-", "-START2-"] + [normalize(w) for w in words] + ["-END-", "-END2-"]
+    context = ["-START-", "-START2-"] + [_normalize(w) for w in words] + ["-END-", "-END2-"]
     prev, prev2 = "-START-", "-START2-"
     out = []
     for i, word in enumerate(words):
