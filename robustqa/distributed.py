@@ -2,7 +2,11 @@
 
 The launcher's environment (WORLD_SIZE, RANK, LOCAL_RANK, MASTER_ADDR/PORT) is the only signal: with
 no launcher, or WORLD_SIZE=1, everything here is a no-op and torch.distributed is never initialised, so
-a plain `robustqa eval` behaves exactly as before. Under a launcher the process group is formed lazily,
+a plain `robustqa eval` behaves exactly as before. `torchrun` and `accelerate launch --multi_gpu` (which
+runs torchrun, and starts N gloo processes even on a machine without GPUs) set those variables;
+`accelerate launch --cpu` with several processes starts them through `mpirun` instead, which names them
+differently (PMI_*, OMPI_COMM_WORLD_*, MV2_COMM_WORLD_*), so those are read as fallbacks, in the same
+order as accelerate reads them. Under a launcher the process group is formed lazily,
 the first time processes need to talk, with NCCL when the process drives a CUDA device and gloo
 otherwise (on CPU a plain `accelerate.PartialState()` would see a single process; forming the group from
 the launcher's variables ourselves works for both launchers).
@@ -21,11 +25,19 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def _env_int(name: str, default: int) -> int:
-    try:
-        return int(os.environ.get(name, default))
-    except ValueError:
-        return default
+_WORLD_SIZE_VARS = ("WORLD_SIZE", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE")
+_RANK_VARS = ("RANK", "PMI_RANK", "OMPI_COMM_WORLD_RANK", "MV2_COMM_WORLD_RANK")
+_LOCAL_RANK_VARS = ("LOCAL_RANK", "MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_RANK")
+
+
+def _env_int(names: tuple[str, ...], default: int) -> int:
+    """The first of `names` that is set to an integer (torchrun's name first, then MPI's)."""
+    for name in names:
+        try:
+            return int(os.environ[name])
+        except (KeyError, ValueError):
+            continue
+    return default
 
 
 def _initialized() -> bool:
@@ -39,7 +51,7 @@ def world_size() -> int:
         import torch.distributed as dist
 
         return int(dist.get_world_size())
-    return max(1, _env_int("WORLD_SIZE", 1))
+    return max(1, _env_int(_WORLD_SIZE_VARS, 1))
 
 
 def rank() -> int:
@@ -48,11 +60,11 @@ def rank() -> int:
         import torch.distributed as dist
 
         return int(dist.get_rank())
-    return _env_int("RANK", 0)
+    return _env_int(_RANK_VARS, 0)
 
 
 def local_rank() -> int:
-    return _env_int("LOCAL_RANK", 0)
+    return _env_int(_LOCAL_RANK_VARS, 0)
 
 
 def is_distributed() -> bool:
