@@ -10,13 +10,19 @@ The lexicon cache (`$ROBUSTQA_CACHE`) is stated for each figure: `warm` (a folde
 build first: normal use, and what the parent shares with its forked workers) and `cold` (an empty folder
 per run: every process derives the WordNet tables itself; the workers send theirs back to be saved).
 
-    NLTK_DATA=../shared/nltk_data python benchmarks/build_workers.py [--repeats 3] [--workers 2]
+`--copies K` builds a file holding the input K times (ids and titles suffixed, so every copy is a new
+question): a larger set with the same per-question work, to show how the whole command's speed-up grows
+as the fixed serial part (process start, reading the cache and the input, writing the output) shrinks
+relative to the build.
+
+    NLTK_DATA=../shared/nltk_data python benchmarks/build_workers.py [--repeats 3] [--workers 2] [--copies K]
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import re
 import resource
@@ -47,13 +53,34 @@ def run(path: str, output: Path, workers: int, cache: str) -> tuple[float, float
     return wall, build, hashlib.sha256(output.read_bytes()).hexdigest(), cpu
 
 
+def repeated_input(path: str, copies: int) -> str:
+    """The input K times over, every question id and article title suffixed with its copy number."""
+    document = json.loads(Path(path).read_text(encoding="utf-8"))
+    articles = []
+    for k in range(copies):
+        for article in json.loads(json.dumps(document["data"])):
+            article["title"] = f"{article['title']}-copy{k}"
+            for paragraph in article["paragraphs"]:
+                for qa in paragraph["qas"]:
+                    qa["id"] = f"{qa['id']}-copy{k}"
+            articles.append(article)
+    out = Path(tempfile.mkdtemp(prefix="robustqa-build-workers-")) / f"{Path(path).stem}-x{copies}.json"
+    out.write_text(json.dumps({"version": document.get("version", "v2.0"), "data": articles}), encoding="utf-8")
+    questions = sum(len(p["qas"]) for a in articles for p in a["paragraphs"])
+    print(f"--copies {copies}: {questions} questions in {out}")
+    return str(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", default=str(REPO.parent / "shared" / "squad" / "squad2-dev-half.json"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cache", choices=["warm", "cold", "both"], default="both")
+    parser.add_argument("--copies", type=int, default=1, help="build the input repeated K times (a larger set)")
     args = parser.parse_args()
+    if args.copies > 1:
+        args.input = repeated_input(args.input, args.copies)
     states = ["warm", "cold"] if args.cache == "both" else [args.cache]
     print(f"input: {args.input}; {args.repeats} repetitions per setting, alternating; {os.cpu_count()} CPUs")
     for state in states:
