@@ -44,7 +44,7 @@ def _format_summary(summary: BuildSummary, output: Path, signature: str) -> str:
         f"  changed            {summary.changed:,} ({share:.1f}%)",
         f"  substitutions      {summary.substitutions:,}",
         "  words skipped      " + (", ".join(f"{reason} {count:,}" for reason, count in sorted(summary.skipped, key=lambda x: (-x[1], x[0]))) or "none"),
-        f"  seconds            {summary.seconds:.1f} ({rate:,.0f} questions/s)",
+        f"  seconds            {summary.seconds:.2f} ({rate:,.0f} questions/s)",
         f"  signature          {signature}",
     ]
     return "\n".join(lines)
