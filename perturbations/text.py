@@ -56,8 +56,9 @@ def nltk_tag_words(words: list[str]) -> list[str]:
 def _tagger_model() -> tuple[dict[str, int], Any, Any, Any, tuple[str, ...], dict[str, str]]:
     """The perceptron's weights as sparse (feature row, class column, weight) arrays, its classes sorted by
     name, and its tag dictionary: persisted, so a warm process neither imports NLTK nor parses its
-    5 MB of JSON weights."""
-    import numpy as np
+    5 MB of JSON weights. The arrays are the standard library's (numpy reads them without a copy), so
+    reading the cache needs no numpy: a parent that only hands work to `--workers` never imports it."""
+    from array import array
 
     tagger = _tagger()
     model = tagger.model
@@ -73,14 +74,7 @@ def _tagger_model() -> tuple[dict[str, int], Any, Any, Any, tuple[str, ...], dic
             rows.append(i)
             cols.append(column[label])
             vals.append(weight)
-    return (
-        index,
-        np.asarray(rows, dtype=np.int32),
-        np.asarray(cols, dtype=np.int16),
-        np.asarray(vals, dtype=np.float64),
-        classes,
-        dict(tagger.tagdict),
-    )
+    return index, array("l", rows), array("l", cols), array("d", vals), classes, dict(tagger.tagdict)
 
 
 @lru_cache(maxsize=1)
@@ -95,7 +89,7 @@ def _dense_model() -> tuple[dict[str, int], Any, tuple[str, ...], dict[str, str]
 
     index, rows, cols, vals, classes, tagdict = _tagger_model()
     matrix = np.zeros((len(index), len(classes)))
-    matrix[rows, cols] = vals
+    matrix[np.asarray(rows), np.asarray(cols)] = np.asarray(vals)
     return index, matrix, classes, tagdict
 
 
