@@ -71,8 +71,9 @@ def stat_files(path: str) -> list[str]:
 
 
 def _entry_index(search_path: list[str], path: str) -> int | None:
+    """Which search-path entry holds `path` (entries may be relative; NLTK's pointers are absolute)."""
     for i, entry in enumerate(search_path):
-        if path.startswith(os.path.join(entry, "")):
+        if os.path.abspath(path).startswith(os.path.join(os.path.abspath(entry), "")):
             return i
     return None
 

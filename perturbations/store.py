@@ -83,7 +83,8 @@ def _engine_source_hash() -> str:
 
 def _identity() -> str:
     """Hash of what the tables depend on that is cheap to know: engine source, library versions, WSD
-    constants, and what decides NLTK's search path (NLTK_DATA, the home folder, the Python prefix).
+    constants, and what decides NLTK's search path (NLTK_DATA, the home folder, the Python prefix,
+    APPDATA on Windows).
 
     The data files themselves (path, size, mtime) are checked against the record stored inside the
     file (`resources.unchanged`), which needs no NLTK import; a file whose record fails is rebuilt."""
@@ -103,6 +104,7 @@ def _identity() -> str:
         f"engine={_engine_source_hash()}",
         *versions,
         f"nltk_data={os.environ.get('NLTK_DATA', '')}",
+        f"appdata={os.environ.get('APPDATA', '')}",  # part of NLTK's search path on Windows
         f"home={os.path.expanduser('~')}",
         f"prefix={sys.prefix}",
         f"wsd={wsd.PRIOR_SMOOTHING},{wsd.OVERLAP_WEIGHT},{wsd.RELATED_WEIGHT}",

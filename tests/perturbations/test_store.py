@@ -126,3 +126,12 @@ def test_a_record_that_is_not_a_record_vouches_for_nothing() -> None:
     from perturbations import resources
 
     assert not any(resources.unchanged(bad) for bad in (None, {}, {"resources": []}, {"search_path": [], "resources": {}}))
+
+
+def test_a_relative_nltk_data_path_is_vouched_for_too(tmp_path: Path) -> None:
+    """NLTK_DATA may be relative (NLTK's pointers are absolute): the record must still match it."""
+    shared = Path(os.environ["NLTK_DATA"]).resolve()
+    relative = os.path.relpath(shared, REPO)
+    first = _run_with_nltk(str(tmp_path / "cache"), tmp_path, NLTK_DATA=relative)
+    second = _run_with_nltk(str(tmp_path / "cache"), tmp_path, NLTK_DATA=relative)
+    assert first[3] is True and second[3] is False and second[:2] == first[:2]
