@@ -28,7 +28,6 @@ _TOKEN_RE = re.compile(
 )
 
 
-
 def tokenize(text: str) -> list[tuple[str, int, int]]:
     """Split `text` into (word, start, end) with `text[start:end] == word`."""
     return [(m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]

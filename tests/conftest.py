@@ -49,6 +49,12 @@ def _robustqa_command() -> list[str]:
 
 
 @pytest.fixture(scope="session")
+def console_script() -> str:
+    """Path of the installed `robustqa` console script (the real script, not a pyenv shim, where possible)."""
+    return _robustqa_command()[0]
+
+
+@pytest.fixture(scope="session")
 def real_run(tmp_path_factory: pytest.TempPathFactory, squad_heldout_path: Path, shared_model_path: Path) -> Path:
     """A real `robustqa eval` run folder, made once per test session (about 1–2 minutes on 2 CPU cores).
 

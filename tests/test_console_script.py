@@ -4,9 +4,7 @@ handlers (the lexicon cache saves itself in one) must come out exactly as with a
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,17 +12,10 @@ import pytest
 import robustqa.cli as cli_module
 
 
-def _console_script() -> str:
-    beside = Path(sys.executable).with_name("robustqa")
-    found = str(beside) if beside.exists() else shutil.which("robustqa")
-    assert found, "the robustqa console script is not installed (pip install -e .)"
-    return found
-
-
-def test_output_exit_code_and_exit_handlers_survive_the_fast_exit(tmp_path: Path) -> None:
+def test_output_exit_code_and_exit_handlers_survive_the_fast_exit(tmp_path: Path, console_script: str) -> None:
     cache = tmp_path / "cache"
     done = subprocess.run(
-        [_console_script(), "perturb", "--json", "Where was the ancient temple located by the explorers?"],
+        [console_script, "perturb", "--json", "Where was the ancient temple located by the explorers?"],
         capture_output=True, text=True, timeout=120, env=dict(os.environ, ROBUSTQA_CACHE=str(cache)),
     )
     assert done.returncode == 0, done.stderr
@@ -32,9 +23,9 @@ def test_output_exit_code_and_exit_handlers_survive_the_fast_exit(tmp_path: Path
     assert list(cache.glob("lexicon-*.pickle")), "the cache's exit handler did not run"
 
 
-def test_errors_keep_their_exit_code_and_one_line(tmp_path: Path) -> None:
+def test_errors_keep_their_exit_code_and_one_line(tmp_path: Path, console_script: str) -> None:
     done = subprocess.run(
-        [_console_script(), "build-dataset", "--input", str(tmp_path / "absent.json"), "--output", str(tmp_path / "out.json")],
+        [console_script, "build-dataset", "--input", str(tmp_path / "absent.json"), "--output", str(tmp_path / "out.json")],
         capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 2

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -192,21 +190,14 @@ def test_without_input_offline_says_to_pass_input(tmp_path: Path, monkeypatch: p
     assert list(tmp_path.iterdir()) == []
 
 
-def _console_script() -> str:
-    beside = Path(sys.executable).with_name("robustqa")
-    found = str(beside) if beside.exists() else shutil.which("robustqa")
-    assert found, "the robustqa console script is not installed (pip install -e .)"
-    return found
-
-
-def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad_half_path: Path) -> None:
+def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad_half_path: Path, console_script: str) -> None:
     """The acceptance build: 6,078 real questions, qads, through the installed console script.
 
     Its two workers start cold (forked from a fresh process), the case where processes could share
     NLTK's open WordNet files; the in-process one-worker build must give the same bytes."""
     output = tmp_path / "qads-half.json"
     done = subprocess.run(
-        [_console_script(), "build-dataset", "--input", str(squad_half_path), "--output", str(output), "--workers", "2"],
+        [console_script, "build-dataset", "--input", str(squad_half_path), "--output", str(output), "--workers", "2"],
         capture_output=True, text=True, timeout=300, check=False,
         env=dict(os.environ, ROBUSTQA_CACHE=str(tmp_path / "empty-cache")),  # cold lexicon cache: workers read WordNet
     )

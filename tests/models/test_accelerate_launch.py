@@ -43,9 +43,8 @@ def _files(run_dir: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_two_cpu_processes_under_accelerate_equal_one(squad_heldout_path: Path, shared_model_path: Path, tmp_path: Path) -> None:
-    robustqa = _beside_python("robustqa")
-    assert robustqa is not None, "the robustqa console script is not installed"
+def test_two_cpu_processes_under_accelerate_equal_one(squad_heldout_path: Path, shared_model_path: Path, tmp_path: Path, console_script: str) -> None:
+    robustqa = console_script
     env = dict(os.environ, HF_HOME=str(tmp_path / "hf-home"))
     for name in ("WORLD_SIZE", "RANK", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT"):
         env.pop(name, None)
