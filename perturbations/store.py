@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
+from perturbations import resources
 from perturbations.errors import MissingResourceError
 
 # Bump whenever a memoised function (or what it calls) changes its results, or a table changes layout.
@@ -132,8 +133,6 @@ def load() -> None:
             stored = _load_without_gc(handle)
         if not isinstance(stored, dict) or stored.get("format") != CACHE_FORMAT:
             return
-        from perturbations import resources
-
         if not resources.unchanged(stored.get("resources")):
             return  # NLTK's files moved or changed: these tables may not hold for them
         _STATE["resources"] = stored["resources"]
@@ -162,12 +161,6 @@ def _load_without_gc(handle: Any) -> Any:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _resources_record() -> dict[str, Any]:
-    from perturbations import resources
-
-    return resources.record()
 
 
 def resources_verified() -> bool:
@@ -220,7 +213,7 @@ def save() -> bool:
     if path is None:
         return False
     try:
-        record = _STATE.get("resources") or _resources_record()
+        record = _STATE.get("resources") or resources.record()
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"format": CACHE_FORMAT, "resources": record, "tables": {name: dict(t) for name, t in _TABLES.items()}}
         fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
