@@ -114,3 +114,14 @@ def test_device_and_precision_choices(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _autocast_dtype("cuda:0", "auto") is torch.bfloat16
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: False)
     assert _autocast_dtype("cuda", "auto") is torch.float16 and _autocast_dtype("cuda", "bf16") is torch.bfloat16
+
+
+def test_int8_with_autocast_is_refused_up_front() -> None:
+    """Quantized Linear layers take fp32 activations: under bf16 autocast they crash mid-run."""
+    from robustqa.errors import InputError
+    from robustqa.inference import InferenceSettings
+
+    for precision in ("bf16", "fp16"):
+        with pytest.raises(InputError, match="--int8 cannot run under"):
+            InferenceSettings(int8=True, precision=precision)
+    assert InferenceSettings(int8=True, precision="auto").int8 and InferenceSettings(int8=True, precision="fp32").int8
