@@ -34,6 +34,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Sequence
+
+from _common import robustqa_command
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
@@ -59,22 +62,21 @@ print(json.dumps({"setup": t1 - t0, "run": t2 - t1, "total": time.perf_counter()
 """
 
 
-def robustqa_command() -> list[str]:
-    exe = shutil.which("robustqa", path=str(Path(sys.executable).parent)) or shutil.which("robustqa")
-    if exe is None:
-        sys.exit("the robustqa console script is not installed: pip install -e . --no-deps")
-    return [exe]
-
-
-def run_robustqa(out: Path, *extra: str, limit: int | None = None) -> tuple[float, dict]:
-    command = robustqa_command() + ["eval", str(MODEL), "--clean", str(DATA), "--output-dir", str(out), "--quiet", *extra]
+def timed_eval(out: Path, *extra: str, limit: int | None = None, launcher: Sequence[str] = ()) -> float:
+    """Wall time of one whole `robustqa eval` of the held-out file into `out` (optionally under a launcher)."""
+    command = [*launcher, *robustqa_command(script_only=True), "eval", str(MODEL), "--clean", str(DATA), "--output-dir", str(out), "--quiet", *extra]
     if limit:
         command += ["--limit", str(limit)]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if done.returncode != 0:
-        sys.exit(f"robustqa eval failed: {done.stderr[-2000:]}")
+        sys.exit(f"{' '.join(command[:4])} ... failed: {done.stderr[-2000:]}")
+    return wall
+
+
+def run_robustqa(out: Path, *extra: str, limit: int | None = None) -> tuple[float, dict]:
+    wall = timed_eval(out, *extra, limit=limit)
     return wall, json.loads((out / "report.json").read_text())["models"][0]["clean"]
 
 

@@ -15,13 +15,11 @@ import argparse
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from eval_speed import DATA, MODEL, robustqa_command
+from eval_speed import timed_eval
 
 
 def torchrun_command() -> list[str]:
@@ -31,15 +29,7 @@ def torchrun_command() -> list[str]:
 
 def run(out: Path, nproc: int, limit: int | None) -> float:
     launcher = torchrun_command() + ["--standalone", "--nproc_per_node", str(nproc)] if nproc > 1 else []
-    command = launcher + robustqa_command() + ["eval", str(MODEL), "--clean", str(DATA), "--output-dir", str(out), "--quiet"]
-    if limit:
-        command += ["--limit", str(limit)]
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(command[:4])} ... failed: {done.stderr[-2000:]}")
-    return wall
+    return timed_eval(out, limit=limit, launcher=launcher)
 
 
 def outputs(folder: Path) -> tuple[dict, dict, dict]:
