@@ -1,0 +1,341 @@
+"""Blind validity review: do perturbed questions still ask the same thing?
+
+The figure behind every robustness drop. It follows ../shared/validity/README.md:
+
+1. `sheet`: build the shared half set (squad2-dev-half.json) with each named setting (a recipe and its
+   overrides); shuffle the ids outside the judged-pairs-v1 items and inside the half reserved for blind
+   review (sha256(id) odd: development work looks only at the even half) with a fixed seed; the pool is
+   the shortest prefix holding N questions the first setting changed, and each setting is judged on the
+   pool questions it changed (a random sample of its own changed questions). nlpaug's WordNet augmenter
+   runs on the questions the first setting changed. Every distinct (original, perturbed) text becomes one
+   item; items are shuffled and numbered, and the sheet shows the original and perturbed question, the
+   gold answer (or that the passage gives none) and the passage sentence that holds it, never the tool.
+   The key (item -> tool/setting, question id) is written apart from the sheet, and the sheet is split
+   into parts, one per reviewer.
+2. Reviewers judge each item with the rules in RULES (same meaning: yes/no; fluency 3/2/1; note) and
+   write `judgments-<part>.jsonl`.
+3. `score`: join judgments and key; per setting and for nlpaug, the share keeping the meaning with a 95%
+   Wilson interval, the fluency counts, and the coverage (share of the 6,078 questions the setting
+   changes); written to docs/benchmarks.md.
+
+    NLTK_DATA=../shared/nltk_data python benchmarks/validity_review.py sheet --name NAME \
+        --setting default=qads --setting strict=qads:max_substitutions=1 [--n 160] [--parts 3]
+    NLTK_DATA=../shared/nltk_data python benchmarks/validity_review.py score --name NAME
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+
+SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
+HALF = SHARED / "squad" / "squad2-dev-half.json"
+JUDGED = SHARED / "validity" / "judged-pairs-v1.jsonl"
+REVIEWS = REPO / "benchmarks" / "validity"
+NLPAUG = "nlpaug SynonymAug(aug_src=wordnet)"
+SEED = 13  # the build seed (the documented default)
+
+RULES = """# Rules for judging a perturbed question (blind review)
+
+Each item shows an ORIGINAL question about a passage, a PERTURBED version of it (some words replaced),
+the gold ANSWER (or "no answer": the passage does not answer the question), and the SENTENCE of the
+passage that holds the answer (for a question without answer, the sentence holding a plausible but wrong
+answer, when there is one). You do not know which tool made the perturbed version; judge each item alone.
+
+Judge two things and write a note:
+
+- `same_meaning` (true/false): a reader of the passage would give the same answer to the perturbed
+  question as to the original (or still no answer, for the same reason). False for a wrong word sense
+  ("refuse" -> "garbage"), a broken fixed term or compound ("particle physics" -> "natural philosophies",
+  "combustion engine" -> "burning engine"), a question that now asks something else, or a question too
+  garbled to recover. Mild stylistic oddity with the meaning intact is true.
+- `fluency`: 3 = natural English a person could have written; 2 = understandable but awkward or slightly
+  ungrammatical; 1 = ungrammatical or nonsensical.
+- `note`: the problem words (empty when there is none).
+
+Write one JSON object per line, in item order, to the judgments file you are given:
+{"item": "<item>", "same_meaning": true, "fluency": 3, "note": ""}
+"""
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    title: str
+    question: str
+    context: str
+    answerable: bool
+    answer: str | None
+    answer_start: int | None
+
+
+def reserved_for_review(question_id: str) -> bool:
+    """The half of the ids kept away from development: only blind reviews look at these."""
+    return int(hashlib.sha256(question_id.encode()).hexdigest(), 16) % 2 == 1
+
+
+def load_questions(path: Path) -> dict[str, Question]:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    out: dict[str, Question] = {}
+    for article in raw["data"]:
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                answers = qa.get("answers") or qa.get("plausible_answers") or []
+                first = answers[0] if answers else None
+                out[qa["id"]] = Question(
+                    id=qa["id"],
+                    title=article["title"],
+                    question=qa["question"],
+                    context=paragraph["context"],
+                    answerable=not qa.get("is_impossible", False),
+                    answer=first["text"] if first else None,
+                    answer_start=first["answer_start"] if first else None,
+                )
+    return out
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]?[A-Z0-9])")
+
+
+def sentence_at(context: str, offset: int | None) -> str:
+    """The passage sentence holding character `offset` (the whole passage when there is none)."""
+    if offset is None:
+        return ""
+    start = 0
+    for m in _SENTENCE_END.finditer(context):
+        if m.end() > offset:
+            return context[start : m.start()].strip()
+        start = m.end()
+    return context[start:].strip()
+
+
+def parse_setting(text: str) -> tuple[str, str, dict[str, Any]]:
+    """"name=recipe[:key=value,...]" -> (name, recipe, overrides)."""
+    name, _, spec = text.partition("=")
+    recipe, _, rest = spec.partition(":")
+    overrides = {}
+    for pair in filter(None, rest.split(",")):
+        key, _, value = pair.partition("=")
+        try:
+            overrides[key] = json.loads(value)  # numbers and booleans as such
+        except json.JSONDecodeError:
+            overrides[key] = value
+    if not name or not recipe:
+        raise SystemExit(f"--setting {text!r}: expected NAME=RECIPE[:key=value,...]")
+    return name, recipe, overrides
+
+
+def build_changed(recipe_name: str, overrides: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+    """The perturbed text of every question a setting changes in the half set, and its recipe record."""
+    import perturbations
+    from robustqa.build import build_dataset
+    from robustqa.squad import load_squad
+
+    recipe = perturbations.get_recipe(recipe_name, **overrides)
+    result = build_dataset(load_squad(HALF), recipe, seed=SEED)
+    changed = {
+        qa["id"]: qa["question"]
+        for article in result.document["data"]
+        for paragraph in article["paragraphs"]
+        for qa in paragraph["qas"]
+        if "original_question" in qa
+    }
+    return changed, {"recipe": recipe.ident, "overrides": overrides, "signature": result.signature.format()}
+
+
+def nlpaug_versions(questions: Iterable[Question], seed: int) -> dict[str, str]:
+    """nlpaug's WordNet synonym augmenter on each question, seeded per question (it only offers global
+    random state, so each question gets its own seed from the run seed and its id)."""
+    import nlpaug.augmenter.word as naw
+    import numpy as np
+
+    aug = naw.SynonymAug(aug_src="wordnet")
+    out = {}
+    for q in questions:
+        local = int(hashlib.sha256(f"{seed}:{q.id}".encode()).hexdigest(), 16) % (2**32)
+        random.seed(local)
+        np.random.seed(local)
+        result = aug.augment(q.question)
+        out[q.id] = result[0] if isinstance(result, list) else result
+    return out
+
+
+def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def make_sheet(args: argparse.Namespace) -> None:
+    folder = REVIEWS / args.name
+    if folder.exists() and any(folder.iterdir()):
+        raise SystemExit(f"{folder} exists: a review is never redrawn in place; choose another --name")
+    settings = [parse_setting(s) for s in args.setting]
+    questions = load_questions(HALF)
+    judged = {json.loads(line)["id"] for line in JUDGED.read_text().splitlines() if line.strip()}
+    eligible = sorted(q for q in questions if q not in judged and reserved_for_review(q))
+    random.Random(args.seed).shuffle(eligible)
+
+    built: dict[str, dict[str, str]] = {}
+    records: dict[str, Any] = {}
+    coverage: dict[str, float] = {}
+    for name, recipe, overrides in settings:
+        built[name], records[name] = build_changed(recipe, overrides)
+        coverage[name] = len(built[name]) / len(questions)
+    # the pool: the shortest prefix of the shuffled ids in which the first setting changed --n questions
+    first = settings[0][0]
+    seen = 0
+    pool = eligible
+    for end, qid in enumerate(eligible, start=1):
+        seen += qid in built[first]
+        if seen == args.n:
+            pool = eligible[:end]
+            break
+    changed_by = {name: {qid: texts[qid] for qid in pool if qid in texts} for name, texts in built.items()}
+    for name in built:
+        print(f"{name}: {records[name]['signature']}: {len(built[name]):,} of {len(questions):,} changed; {len(changed_by[name])} in the pool")
+    base = [questions[qid] for qid in pool if qid in changed_by[first]]
+    if not args.no_nlpaug:
+        theirs = nlpaug_versions(base, args.seed)
+        changed_by[NLPAUG] = {qid: text for qid, text in theirs.items() if text != questions[qid].question}
+        print(f"{NLPAUG}: changed {len(changed_by[NLPAUG])} of the {len(base)} questions {first} changed")
+
+    # one item per distinct (question id, perturbed text): settings that agree share a judgment
+    items: dict[tuple[str, str], list[str]] = {}
+    for tool, texts in changed_by.items():
+        for qid, text in texts.items():
+            items.setdefault((qid, text), []).append(tool)
+    order = sorted(items)
+    random.Random(args.seed + 1).shuffle(order)
+    sheet, key = [], []
+    for n, (qid, text) in enumerate(order, start=1):
+        q = questions[qid]
+        item = f"I{n:03d}"
+        sheet.append(
+            {
+                "item": item,
+                "original": q.question,
+                "perturbed": text,
+                "answer": q.answer if q.answerable else None,
+                "answerable": q.answerable,
+                "sentence": sentence_at(q.context, q.answer_start),
+            }
+        )
+        key.append({"item": item, "id": qid, "tools": items[(qid, text)]})
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "RULES.md").write_text(RULES, encoding="utf-8")
+    size = math.ceil(len(sheet) / args.parts)
+    for part in range(args.parts):
+        write_jsonl(folder / f"sheet-{part + 1}.jsonl", sheet[part * size : (part + 1) * size])
+    write_jsonl(folder / "key.jsonl", key)
+    meta = {
+        "source": HALF.name,
+        "pool_seed": args.seed,
+        "pool": len(pool),
+        "build_seed": SEED,
+        "settings": records,
+        "coverage": coverage,
+        "first_setting": first,
+        "nlpaug": not args.no_nlpaug,
+        "items": len(sheet),
+        "parts": args.parts,
+    }
+    (folder / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {len(sheet)} items in {args.parts} sheets to {folder.relative_to(REPO)}")
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (kept inside [0, 1] for small n and extreme shares)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def score(args: argparse.Namespace) -> None:
+    folder = REVIEWS / args.name
+    meta = json.loads((folder / "meta.json").read_text())
+    key = {row["item"]: row for row in read_jsonl(folder / "key.jsonl")}
+    judgments: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("judgments-*.jsonl")):
+        for row in read_jsonl(path):
+            if row["item"] in judgments:
+                raise SystemExit(f"{path.name}: item {row['item']} judged twice")
+            judgments[row["item"]] = row
+    missing = sorted(set(key) - set(judgments))
+    if missing:
+        raise SystemExit(f"{len(missing)} items not judged yet (first: {missing[0]})")
+    tools = list(meta["settings"]) + ([NLPAUG] if meta["nlpaug"] else [])
+    rows = []
+    for tool in tools:
+        mine = [judgments[item] for item, k in key.items() if tool in k["tools"]]
+        n = len(mine)
+        same = sum(bool(j["same_meaning"]) for j in mine)
+        flu = [sum(j["fluency"] == f for j in mine) for f in (3, 2, 1)]
+        low, high = wilson(same, n)
+        label = tool if tool == NLPAUG else f"{tool}: {meta['settings'][tool]['recipe']}" + (
+            "" if not meta["settings"][tool]["overrides"] else " " + ",".join(f"{k}={v}" for k, v in meta["settings"][tool]["overrides"].items())
+        )
+        cover = meta["coverage"].get(tool)
+        rows.append(
+            f"| {label} | {n} | {100 * same / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}] | "
+            f"{100 * flu[0] / n:.0f}% / {100 * flu[1] / n:.0f}% / {100 * flu[2] / n:.0f}% | "
+            + (f"{100 * cover:.1f}%" if cover is not None else "-")
+            + " |"
+        )
+    body = "\n".join(
+        [
+            f"Blind review `{args.name}`: {meta['items']} items from a random pool of {meta['pool']} questions of "
+            f"{meta['source']} (pool seed {meta['pool_seed']}, build seed {meta['build_seed']}; ids outside "
+            "judged-pairs-v1 and in the half reserved for review), tool hidden, rules in "
+            f"`benchmarks/validity/{args.name}/RULES.md`; sheets, key and judgments in that folder. "
+            f"nlpaug ran on the questions `{meta['first_setting']}` changed. Intervals: 95% Wilson.",
+            "",
+            "| setting | judged | same meaning | natural / awkward / broken | questions changed (of 6,078) |",
+            "|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+    print(body)
+    if not args.no_write:
+        from benchmarks_doc import write_section
+
+        write_section(f"validity-{args.name}", f"Validity: blind review `{args.name}`", "benchmarks/validity_review.py score --name " + args.name, body)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("sheet", help="draw the sample and write the blind sheets and the key")
+    s.add_argument("--name", required=True)
+    s.add_argument("--setting", action="append", required=True, help="NAME=RECIPE[:key=value,...]; the first is the default")
+    s.add_argument("--n", type=int, default=160, help="items of the first setting to judge")
+    s.add_argument("--seed", type=int, default=2026)
+    s.add_argument("--parts", type=int, default=3)
+    s.add_argument("--no-nlpaug", action="store_true")
+    c = sub.add_parser("score", help="join judgments and key; print and write the figures")
+    c.add_argument("--name", required=True)
+    c.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = ap.parse_args()
+    make_sheet(args) if args.command == "sheet" else score(args)
+
+
+if __name__ == "__main__":
+    main()
