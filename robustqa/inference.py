@@ -65,7 +65,7 @@ class InferenceSettings:
         if self.precision not in PRECISIONS:
             problems.append(f"precision '{self.precision}' is not one of {', '.join(PRECISIONS)}")
         if self.int8 and self.precision in ("bf16", "fp16"):
-            problems.append(f"int8 kernels take fp32 activations, so --int8 cannot run under {self.precision} autocast (use one or the other)")
+            problems.append(f"int8 kernels take fp32 activations, so int8 cannot run under {self.precision} autocast (use one or the other)")
         if problems:
             raise InputError("; ".join(problems), hint="fix the inference settings")
 
@@ -202,11 +202,11 @@ def _resolve_device(requested: str) -> str:
         requested = base
     if base == "cuda":
         if not torch.cuda.is_available():
-            raise InputError("device 'cuda' requested but no CUDA GPU is visible", hint="use --device cpu or auto")
+            raise InputError("device 'cuda' requested but no CUDA GPU is visible", hint="use device cpu or auto", setting="device")
         if requested == "cuda" and distributed.is_distributed():
             return distributed.cuda_device_for_rank()
     if base == "mps" and not (getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()):
-        raise InputError("device 'mps' requested but Metal is not available", hint="use --device cpu or auto")
+        raise InputError("device 'mps' requested but Metal is not available", hint="use device cpu or auto", setting="device")
     return requested
 
 
@@ -240,10 +240,10 @@ class QAModelRunner:
 
         self.spec = spec
         self.requested_settings = settings
-        # int8 kernels are CPU kernels: with --device auto, int8 means CPU even where a GPU is present
+        # int8 kernels are CPU kernels: with device auto, int8 means CPU even where a GPU is present
         self.device = _resolve_device("cpu" if settings.int8 and settings.device == "auto" else settings.device)
         if settings.int8 and not self.device.startswith("cpu"):
-            raise InputError("int8 dynamic quantization runs on CPU only", hint="drop --int8 or use --device cpu")
+            raise InputError("int8 dynamic quantization runs on CPU only", hint="turn int8 off or use device cpu", setting="int8")
         model, tokenizer, fingerprint = load_model_and_tokenizer(spec)
         self.model_fingerprint: str = fingerprint
         self.tokenizer = tokenizer
