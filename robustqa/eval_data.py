@@ -2,7 +2,7 @@
 to them, and what changed.
 
 Everything that can be wrong with the inputs (unreadable files, duplicate ids, perturbed questions that
-match no clean question, an empty set) fails here, so a typo costs seconds, not a model download.
+match no clean question, an empty set) fails here, before any model is downloaded or loaded.
 """
 
 from __future__ import annotations

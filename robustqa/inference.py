@@ -17,8 +17,9 @@ from __future__ import annotations
 import contextlib
 import inspect
 import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -296,13 +297,14 @@ class QAModelRunner:
         width = max(lengths)
         ids = np.full((len(batch), width), self._pad_id, dtype=np.int64)
         mask = np.zeros((len(batch), width), dtype=np.int64)
-        types = np.zeros((len(batch), width), dtype=np.int64) if windows.token_type_ids is not None and self._pass_token_types else None
+        token_types = windows.token_type_ids if self._pass_token_types else None
+        types = np.zeros((len(batch), width), dtype=np.int64) if token_types is not None else None
         for row, (w, n) in enumerate(zip(batch, lengths)):
             cols = slice(width - n, width) if self._pad_left else slice(0, n)
             ids[row, cols] = windows.input_ids[w]
             mask[row, cols] = 1
-            if types is not None:
-                types[row, cols] = windows.token_type_ids[w]  # type: ignore[index]
+            if types is not None and token_types is not None:
+                types[row, cols] = token_types[w]
         inputs = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
         if types is not None:
             inputs["token_type_ids"] = torch.from_numpy(types)

@@ -11,8 +11,9 @@ own pairs, the seed and the number of resamples: the same inputs give the same i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import sys
 import warnings
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator, TextIO
+from typing import TextIO
 
 import click
 

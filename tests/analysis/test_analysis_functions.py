@@ -47,7 +47,7 @@ def test_load_run_rejects_folder_without_examples(synthetic_run: Path) -> None:
     run = load_run(synthetic_run)  # report.json alone is enough to compare runs
     assert run.models == ["tiny-a", "tiny-b"]
     with pytest.raises(InputError, match="examples.jsonl missing"):
-        run.examples
+        _ = run.examples
 
 
 def test_load_run_names_the_bad_line(synthetic_run: Path) -> None:
@@ -55,7 +55,7 @@ def test_load_run_names_the_bad_line(synthetic_run: Path) -> None:
     lines[2] = json.dumps({"model": "tiny-a", "id": "x"})
     (synthetic_run / "examples.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError, match=r"line 3: missing question"):
-        load_run(synthetic_run).examples
+        _ = load_run(synthetic_run).examples
 
 
 def test_clean_only_run_is_refused(synthetic_run: Path) -> None:

@@ -16,8 +16,8 @@ import pytest
 import perturbations
 from robustqa import __version__
 from robustqa.build import build_signature
-from robustqa.evaluation import EvalConfig, eval_signature
 from robustqa.eval_data import EvalData
+from robustqa.evaluation import EvalConfig, eval_signature
 from robustqa.inference import InferenceSettings
 from robustqa.signature import Signature
 

@@ -83,3 +83,16 @@ def test_library_messages_name_no_command_line_flags() -> None:
         if strings:
             found[str(path.relative_to(REPO))] = strings
     assert not found, f"library code names command-line flags (give the error a `setting` instead): {found}"
+
+
+def test_every_setting_a_library_error_names_has_a_flag_hint() -> None:
+    """An error with `setting=...` is restated by the command line with the flag that changes it."""
+    from robustqa.cli import FLAG_HINTS
+
+    settings = set()
+    for path in sorted((REPO / "robustqa").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.keyword) and node.arg == "setting" and isinstance(node.value, ast.Constant):
+                settings.add(node.value.value)
+    assert settings and settings <= set(FLAG_HINTS), f"settings without a flag hint: {settings - set(FLAG_HINTS)}"
+    assert all(FLAG.search(hint) for hint in FLAG_HINTS.values())
