@@ -323,7 +323,7 @@ def breakdown(
     return rows
 
 
-def pairs_of(examples: Iterable[Mapping[str, Any]]) -> list[Pair]:
+def lines_as_pairs(examples: Iterable[Mapping[str, Any]]) -> list[Pair]:
     """examples.jsonl lines as the clean/perturbed pairs `robustqa.stats` works on."""
     return [
         Pair(
@@ -345,7 +345,7 @@ def _percent(values: Iterable[float], n: int) -> float:
 
 
 def _scores(examples: Sequence[Mapping[str, Any]], *, bootstrap: int, seed: int) -> dict[str, Any]:
-    pairs = pairs_of(examples)
+    pairs = lines_as_pairs(examples)
     n = len(pairs)
     drop = drop_with_interval(pairs, resamples=bootstrap if n > 1 else 0, seed=seed)
     interval = drop["f1_ci"]

@@ -209,7 +209,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     kept = {key: value for key, value in paragraph.extra.items() if key not in _OWN_PARAGRAPH_KEYS}
     if not paragraph.qas:  # keep question-less paragraphs as they were
         groups[paragraph.context] = ({}, [])
-    paragraphs = tuple(Paragraph(context, tuple(questions), {**fields, **kept}) for context, (fields, questions) in groups.items())
+    paragraphs = tuple(Paragraph(context, tuple(questions), {**own, **kept}) for context, (own, questions) in groups.items())
     summary = BuildSummary(len(paragraph.qas), written, changed, substitutions, tuple(sorted(skipped.items())))
     return _UnitResult(unit.article, unit.index, paragraphs, summary)
 

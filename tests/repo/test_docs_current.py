@@ -82,3 +82,8 @@ def test_documented_signatures_match_the_code(document: str, text: str) -> None:
         assert set(mandatory) <= set(keys), f"{document}: run signature lacks {set(mandatory) - set(keys)}"
         current = {r.ident for r in perturbations.list_recipes()}
         assert fields["recipe"] in current | {"none", "unknown"} or fields["recipe"].startswith("<"), f"{document}: recipe {fields['recipe']}"
+
+
+def test_the_readme_stays_short() -> None:
+    """A newcomer's page: measurements live in docs/benchmarks.md, formats in docs/FORMATS.md."""
+    assert len((REPO / "README.md").read_text(encoding="utf-8").splitlines()) <= 300
