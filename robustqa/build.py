@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,17 @@ from perturbations.records import Perturbation
 from robustqa.errors import InputError, SpanIntegrityError
 from robustqa.rewrite import apply_substitutions, rewrite_answers
 from robustqa.signature import Signature
-from robustqa.squad import PARAGRAPH_ORDER, QA_ORDER, Paragraph, Question, SquadDataset, check_unique_ids, dataset_to_dict
+from robustqa.squad import (
+    PARAGRAPH_ORDER,
+    QA_ORDER,
+    Paragraph,
+    Question,
+    SquadDataset,
+    article_to_dict,
+    check_unique_ids,
+    document_to_dict,
+    paragraph_to_dict,
+)
 
 DEFAULT_RECIPE = "qads"
 DEFAULT_SEED = 13
@@ -84,7 +94,7 @@ class _Unit:
 class _UnitResult:
     article: int
     index: int
-    paragraphs: tuple[Paragraph, ...]
+    paragraphs: tuple[dict[str, Any], ...]  # serialised in the worker (`paragraph_to_dict`): cheap to send back
     summary: BuildSummary = field(default_factory=BuildSummary)
 
 
@@ -209,7 +219,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     kept = {key: value for key, value in paragraph.extra.items() if key not in _OWN_PARAGRAPH_KEYS}
     if not paragraph.qas:  # keep question-less paragraphs as they were
         groups[paragraph.context] = ({}, [])
-    paragraphs = tuple(Paragraph(context, tuple(questions), {**own, **kept}) for context, (own, questions) in groups.items())
+    paragraphs = tuple(paragraph_to_dict(Paragraph(context, tuple(questions), {**own, **kept})) for context, (own, questions) in groups.items())
     summary = BuildSummary(len(paragraph.qas), written, changed, substitutions, tuple(sorted(skipped.items())))
     return _UnitResult(unit.article, unit.index, paragraphs, summary)
 
@@ -372,15 +382,15 @@ def build_dataset(
         for a_index, article in enumerate(dataset.articles)
         for p_index, paragraph in enumerate(article.paragraphs)
     ]
-    built: dict[tuple[int, int], tuple[Paragraph, ...]] = {}
+    built: dict[tuple[int, int], tuple[dict[str, Any], ...]] = {}
     summary = BuildSummary()
     for result in _run_units(recipe, units, seed=seed, variants=variants, workers=workers, progress=progress):
         built[result.article, result.index] = result.paragraphs
         summary = summary.merge(result.summary)  # sums: the order results arrive in does not matter
-    articles = tuple(
-        replace(article, paragraphs=tuple(p for p_index in range(len(article.paragraphs)) for p in built[a_index, p_index]))
+    data = [
+        article_to_dict(article, [p for p_index in range(len(article.paragraphs)) for p in built[a_index, p_index]])
         for a_index, article in enumerate(dataset.articles)
-    )
+    ]
     store.save()  # the lexicon tables this build computed, for the next one (silently skipped if unwritable)
     summary = BuildSummary(summary.questions, summary.written, summary.changed, summary.substitutions, summary.skipped, time.perf_counter() - started)
     provenance = {
@@ -389,6 +399,5 @@ def build_dataset(
         "source": source if source is not None else (Path(dataset.path).name if dataset.path else None),
         "summary": summary.to_file_dict(),
     }
-    built_set = SquadDataset(articles, dataset.version, {"signature": signature.format(), "robustqa": provenance})
-    document = dataset_to_dict(built_set)
+    document = document_to_dict(dataset.version, {"signature": signature.format(), "robustqa": provenance}, data)
     return BuildResult(document, signature, summary)

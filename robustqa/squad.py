@@ -327,16 +327,24 @@ def paragraph_to_dict(paragraph: Paragraph) -> dict[str, Any]:
     return ordered(record, PARAGRAPH_ORDER)
 
 
-def dataset_to_dict(dataset: SquadDataset) -> dict[str, Any]:
-    """The official JSON shape of a dataset, with robustqa's extra fields kept, keys in the documented order."""
-    data = []
-    for article in dataset.articles:
+def article_to_dict(article: Article, paragraphs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """An article in the official shape; `paragraphs`, when given, are already serialised (`paragraph_to_dict`)."""
+    if paragraphs is None:
         paragraphs = [paragraph_to_dict(paragraph) for paragraph in article.paragraphs]
-        data.append({"title": article.title, "paragraphs": paragraphs, **{k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}})
-    out: dict[str, Any] = {"version": dataset.version}
-    out.update((k, v) for k, v in dataset.extra.items() if k not in {"version", "data"})
+    return {"title": article.title, "paragraphs": paragraphs, **{k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}}
+
+
+def document_to_dict(version: str, extra: dict[str, Any], data: list[dict[str, Any]]) -> dict[str, Any]:
+    """The top level of a SQuAD file: the version, any other fields (robustqa's signature), then the data."""
+    out: dict[str, Any] = {"version": version}
+    out.update((k, v) for k, v in extra.items() if k not in {"version", "data"})
     out["data"] = data
     return out
+
+
+def dataset_to_dict(dataset: SquadDataset) -> dict[str, Any]:
+    """The official JSON shape of a dataset, with robustqa's extra fields kept, keys in the documented order."""
+    return document_to_dict(dataset.version, dataset.extra, [article_to_dict(article) for article in dataset.articles])
 
 
 def dumps_squad(document: dict[str, Any]) -> str:
