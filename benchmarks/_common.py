@@ -49,9 +49,10 @@ def write_section(script: str, output: str, *, argv: list[str], load_before: flo
     purpose = source.split('"""')[1].strip().split("\n\n")[0] if source.lstrip().startswith('"""') else ""
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(  # this document itself does not count: the scripts before this one rewrote it
-            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", f":!{DOC.relative_to(REPO)}"],
-            cwd=REPO, capture_output=True, text=True, check=True,
+        # this document itself does not count: the scripts run before this one rewrote it
+        exclude = [f":!{DOC.relative_to(REPO)}"] if DOC.is_relative_to(REPO) else []
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *exclude], cwd=REPO, capture_output=True, text=True, check=True
         ).stdout
         version = f"commit {commit}{' + local changes' if dirty.strip() else ''}"
     except (OSError, subprocess.CalledProcessError):
