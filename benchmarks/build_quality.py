@@ -24,11 +24,11 @@ import re
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
-from _common import robustqa_command
+from _common import recorded, robustqa_command
 
 REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
@@ -141,8 +141,8 @@ def aligned_edits(original: str, augmented: str) -> list[Edit]:
 
 
 def nlpaug_edits(questions: list[str], seed: int) -> tuple[Tally, float]:
-    import numpy as np
     import nlpaug.augmenter.word as naw
+    import numpy as np
 
     random.seed(seed)
     np.random.seed(seed)
@@ -237,4 +237,5 @@ def main(argv: Iterable[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded(__file__):
+        main()

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import robustqa_command
+from _common import recorded, robustqa_command
 
 REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
@@ -53,8 +53,8 @@ def child_nlpaug(path: str) -> dict[str, float]:
     started = time.perf_counter()
     import random
 
-    import numpy as np
     import nlpaug.augmenter.word as naw
+    import numpy as np
 
     questions = [q["question"] for a in json.loads(Path(path).read_text(encoding="utf-8"))["data"] for p in a["paragraphs"] for q in p["qas"]]
     random.seed(13)
@@ -89,7 +89,11 @@ def main() -> None:
     if args.child == "nlpaug":
         print(json.dumps(child_nlpaug(args.input)))
         return
+    with recorded(__file__):
+        report(args)
 
+
+def report(args: argparse.Namespace) -> None:
     tools = ("robustqa cold cache", "robustqa warm cache", "nlpaug")
     runs: dict[str, list[dict[str, float]]] = {t: [] for t in tools}
     walls: dict[str, list[float]] = {"cold cache": [], "warm cache": []}

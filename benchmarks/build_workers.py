@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import robustqa_command
+from _common import recorded, robustqa_command
 
 REPO = Path(__file__).resolve().parents[1]
 os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
@@ -119,4 +119,5 @@ def report(state: str, results: dict[int, list[tuple[float, float, str, float]]]
 
 
 if __name__ == "__main__":
-    main()
+    with recorded(__file__):
+        main()

@@ -32,9 +32,12 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+
+from _common import recorded
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -227,7 +230,11 @@ def main() -> None:
     if args.time_one:
         time_one(args.time_one, args.input, args.recipe, args.seed)
         return
+    with recorded(__file__):
+        report(args)
 
+
+def report(args: argparse.Namespace) -> None:
     tools = ["engine cold cache", "engine warm cache"] + ([] if args.no_nlpaug else ["nlpaug"])
     speed = fresh_runs(args.input, args.recipe, args.seed, args.repeats, tools)
     questions = load_questions(args.input)

@@ -33,10 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from _common import robustqa_command
+from _common import recorded, robustqa_command
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
@@ -225,4 +225,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded(__file__):
+        main()

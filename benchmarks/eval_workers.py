@@ -21,6 +21,8 @@ from pathlib import Path
 
 from eval_speed import timed_eval
 
+from _common import recorded
+
 
 def torchrun_command() -> list[str]:
     exe = shutil.which("torchrun", path=str(Path(sys.executable).parent))
@@ -66,4 +68,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded(__file__):
+        main()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from _common import recorded, robustqa_command
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -107,13 +108,10 @@ def all_words_accuracy(sentences: list[Sentence]) -> dict[str, float]:
 def perturb_records(sentences: list[Sentence], recipe: str, via: str, seed: int, overrides: dict[str, Any]) -> list[dict[str, Any]]:
     """One `robustqa perturb --json` record per sentence, from the CLI or the engine."""
     if via == "cli":
-        exe = shutil.which("robustqa")
-        if exe is None:
-            raise SystemExit("the `robustqa` console script is not installed: run `pip install -e . --no-deps`")
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "sentences.txt"
             path.write_text("".join(s.text + "\n" for s in sentences), encoding="utf-8")
-            cmd = [exe, "perturb", "--json", "--input", str(path), "--recipe", recipe, "--seed", str(seed)]
+            cmd = [*robustqa_command(), "perturb", "--json", "--input", str(path), "--recipe", recipe, "--seed", str(seed)]
             for key, value in overrides.items():
                 if key != "rate":
                     raise SystemExit(f"`robustqa perturb` has no --{key}: use --via engine for that override")
@@ -197,4 +195,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded(__file__):
+        main()

@@ -1,52 +1,28 @@
 """Failure analysis of a `robustqa eval` run folder: the functions the notebook calls.
 
-The notebook only calls and displays; every number it shows comes from here, so it is tested here. Tables
-are lists of plain dicts (pandas is not a dependency); `html_table` and `text_table` render them.
-Breakdowns are computed from `examples.jsonl` (one line per model and question present in both sets), so
-they explain the headline drop of `report.json` without re-running any model.
+The notebook only calls and displays; every number it shows comes from here (or from `robustqa.tables`
+and `robustqa.charts`, which the reports share), so it is tested here. Runs are read by `robustqa.runs`;
+tables are lists of plain dicts (pandas is not a dependency). Breakdowns are computed from `examples.jsonl`
+(one line per model and question present in both sets), so they explain the headline drop of
+`report.json` without re-running any model, and their intervals are drawn as report.json's are
+(`robustqa.stats`: clean questions resampled, a generator from the seed for each interval).
 """
 
 from __future__ import annotations
 
 import html
-import json
-import os
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from robustqa.errors import InputError
+from robustqa.runs.load import Run
+from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, Pair, drop_with_interval, flip_counts
+from robustqa.tables import html_table
 
-RUN_ENV = "ROBUSTQA_RUN"
 QUESTION_TYPES = ("what", "who", "when", "where", "which", "how", "why", "other")
 COARSE_POS = ("noun", "verb", "adjective", "adverb", "other")
-_EXAMPLE_KEYS = ("model", "id", "question", "perturbed_question", "clean_exact", "perturbed_exact", "clean_f1", "perturbed_f1")
-
-
-@dataclass(frozen=True)
-class Run:
-    """One run folder as the analysis sees it: its report and its per-question lines."""
-
-    path: Path
-    report: Mapping[str, Any]
-    examples: tuple[Mapping[str, Any], ...]
-
-    @property
-    def models(self) -> list[str]:
-        return [str(m["model"]) for m in self.report.get("models", [])]
-
-    @property
-    def signature(self) -> str:
-        return str(self.report.get("signature", ""))
-
-    def examples_of(self, model: str | None = None) -> list[Mapping[str, Any]]:
-        """The lines of one model (the first model when None)."""
-        if model is None:
-            if not self.models:
-                return list(self.examples)
-            model = self.models[0]
-        return [e for e in self.examples if e.get("model") == model]
 
 
 @dataclass(frozen=True)
@@ -82,79 +58,6 @@ class Flip:
         return highlight_text(self.perturbed_question, self.substitutions, side="perturbed")
 
 
-# ---------------------------------------------------------------------------------------------- loading
-
-
-def find_run(run: str | os.PathLike[str] | None = None, runs_root: str | os.PathLike[str] = "runs") -> Path:
-    """The run folder to analyse: the argument, else $ROBUSTQA_RUN, else the newest run under `runs_root`.
-
-    A relative path that does not exist from the working folder is looked up from its parents.
-
-    "Newest" is by the modification time of report.json, so a re-run folder counts as new.
-    """
-    chosen = run if run is not None else os.environ.get(RUN_ENV) or None
-    if chosen is not None:
-        return _locate(Path(chosen))
-    root = Path(runs_root)
-    candidates = [p.parent for p in root.glob("*/report.json")] if root.is_dir() else []
-    if not candidates:
-        raise InputError(
-            "no run folder found",
-            path=str(root),
-            hint=f"set {RUN_ENV}=<run folder> or run `robustqa eval --output-dir {root}/<name>` first",
-        )
-    return max(candidates, key=lambda p: ((p / "report.json").stat().st_mtime, p.name))
-
-
-def _locate(path: Path) -> Path:
-    """A relative path as given, else relative to a parent of the working folder: a notebook's kernel starts in
-    notebooks/, while `ROBUSTQA_RUN=runs/x jupyter notebook ...` is typed in the repository."""
-    if path.is_absolute() or path.exists():
-        return path
-    for parent in Path.cwd().parents:
-        if (parent / path).exists():
-            return parent / path
-    return path
-
-
-def load_run(run: str | os.PathLike[str] | None = None, runs_root: str | os.PathLike[str] = "runs") -> Run:
-    """Read report.json and examples.jsonl of a run folder (see `find_run` for which folder)."""
-    path = find_run(run, runs_root)
-    report_path = path / "report.json"
-    examples_path = path / "examples.jsonl"
-    if not path.is_dir():
-        raise InputError("run folder not found", path=str(path), hint="give a folder written by `robustqa eval --output-dir`")
-    for needed in (report_path, examples_path):
-        if not needed.is_file():
-            raise InputError(f"not a run folder: {needed.name} missing", path=str(path), hint="give a folder written by `robustqa eval --output-dir`")
-    try:
-        report = json.loads(report_path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"not valid JSON ({error})", path=str(report_path)) from None
-    if not isinstance(report, dict) or not isinstance(report.get("models"), list):
-        raise InputError("no 'models' list", path=str(report_path), hint="give a report.json written by `robustqa eval`")
-    examples = []
-    with examples_path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                example = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputError(f"not valid JSON ({error})", path=str(examples_path), where=f"line {number}") from None
-            missing = [k for k in _EXAMPLE_KEYS if not isinstance(example, dict) or k not in example]
-            if missing:
-                raise InputError(f"missing {', '.join(missing)}", path=str(examples_path), where=f"line {number}")
-            examples.append(example)
-    if examples and all(e["perturbed_exact"] is None for e in examples):
-        raise InputError(
-            "the run has no perturbed set (evaluated without --perturbed): nothing to compare",
-            path=str(path),
-            hint="rerun `robustqa eval` with --perturbed <file from robustqa build-dataset>",
-        )
-    return Run(path=path, report=report, examples=tuple(examples))
-
-
 def merge_runs(runs: Sequence[Run]) -> Run:
     """Several run folders (one model each, same clean file) seen as one multi-model run.
 
@@ -175,53 +78,19 @@ def merge_runs(runs: Sequence[Run]) -> Run:
         for example in run.examples:
             examples.append({**example, "model": rename.get(str(example["model"]), example["model"])})
     report = {"signature": " + ".join(r.signature for r in runs), "models": models}
-    return Run(path=runs[0].path, report=report, examples=tuple(examples))
+    return Run(runs[0].path, report, given_examples=tuple(examples))
 
 
-# --------------------------------------------------------------------------------------------- headline
-
-
-def headline(run: Run) -> list[dict[str, Any]]:
-    """One row per model: clean and perturbed EM/F1, the drop with its interval, on all and on changed questions."""
-    return headline_rows(run.report)
-
-
-def headline_rows(report: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """`headline` from a report.json mapping alone (what `robustqa report` has, without examples)."""
-    rows = []
-    for entry in report.get("models", []):
-        clean = entry.get("clean") or {}
-        perturbed = entry.get("perturbed") or {}
-        drop = entry.get("drop") or {}
-        changed = drop.get("changed") or {}
-        coverage = entry.get("coverage") or {}
-        rows.append(
-            {
-                "model": entry.get("model"),
-                "questions": clean.get("total"),
-                "clean_em": clean.get("exact"),
-                "perturbed_em": perturbed.get("exact"),
-                "drop_em": drop.get("exact"),
-                "drop_em_ci": _pair(drop.get("exact_ci")),
-                "clean_f1": clean.get("f1"),
-                "perturbed_f1": perturbed.get("f1"),
-                "drop_f1": drop.get("f1"),
-                "drop_f1_ci": _pair(drop.get("f1_ci")),
-                "changed": changed.get("questions", coverage.get("changed")),
-                "changed_drop_em": changed.get("exact"),
-                "changed_drop_f1": changed.get("f1"),
-                "changed_drop_f1_ci": _pair(changed.get("f1_ci")),
-                "right_to_wrong": (entry.get("flips") or {}).get("right_to_wrong"),
-                "wrong_to_right": (entry.get("flips") or {}).get("wrong_to_right"),
-            }
+def compared(run: Run, model: str | None = None) -> list[Mapping[str, Any]]:
+    """The examples.jsonl lines of one model (the first when None), refused when the run has nothing to compare."""
+    lines = run.examples_of(model)
+    if lines and all(e["perturbed_exact"] is None for e in lines):
+        raise InputError(
+            "the run has no perturbed set (evaluated on the clean file only): nothing to compare",
+            path=str(run.path),
+            hint="evaluate again with a perturbed file from `robustqa build-dataset`",
         )
-    return rows
-
-
-def _pair(value: Any) -> tuple[float, float] | None:
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
-        return (float(value[0]), float(value[1]))
-    return None
+    return lines
 
 
 # ---------------------------------------------------------------------------------------- highlighting
@@ -273,7 +142,7 @@ def is_right(example: Mapping[str, Any], side: str) -> bool:
 def flipped(run: Run, model: str | None = None, *, changed_only: bool = False) -> list[Flip]:
     """Questions right on clean and wrong on perturbed, in file order, for one model (first when None)."""
     flips = []
-    for e in run.examples_of(model):
+    for e in compared(run, model):
         if not (is_right(e, "clean") and not is_right(e, "perturbed")):
             continue
         if changed_only and not e.get("changed", True):
@@ -420,18 +289,20 @@ def breakdown(
     by: str,
     model: str | None = None,
     *,
-    bootstrap: int = 1000,
-    seed: int = 13,
+    bootstrap: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
 ) -> list[dict[str, Any]]:
     """The drop per group of questions, with a 95% paired-bootstrap interval of the F1 drop.
 
     `by` is one of BREAKDOWNS. Each row: group, n, clean/perturbed EM and F1 (percent), drops (points,
-    perturbed minus clean), right->wrong and wrong->right counts. Empty groups are left out.
+    perturbed minus clean), right->wrong and wrong->right counts. Empty groups are left out. The interval
+    is drawn as report.json's are (`robustqa.stats.drop_with_interval`), so a group holding every question
+    gets report.json's interval; `bootstrap=0` or a group of one question gets none.
     """
     if by not in BREAKDOWNS:
         raise ValueError(f"unknown breakdown {by!r}; choose from {', '.join(BREAKDOWNS)}")
     grouper, order = BREAKDOWNS[by]
-    examples = run.examples_of(model)
+    examples = compared(run, model)
     if by == "confidence":
         values = [_least_confidence(e) for e in examples]
         edges = confidence_edges([c for c in values if c is not None])
@@ -448,44 +319,55 @@ def breakdown(
             groups.setdefault(name, []).append(example)
     rows = []
     for name in [g for g in order if g in groups] + sorted(g for g in groups if g not in order):
-        rows.append({"group": name, **_scores(groups[name], bootstrap=bootstrap, seed=seed, key=f"{by}:{name}")})
+        rows.append({"group": name, **_scores(groups[name], bootstrap=bootstrap, seed=seed)})
     return rows
 
 
-def _scores(examples: Sequence[Mapping[str, Any]], *, bootstrap: int, seed: int, key: str) -> dict[str, Any]:
-    import numpy as np
+def lines_as_pairs(examples: Iterable[Mapping[str, Any]]) -> list[Pair]:
+    """examples.jsonl lines as the clean/perturbed pairs `robustqa.stats` works on."""
+    return [
+        Pair(
+            perturbed_id=str(e["id"]),
+            source_id=str(e.get("source_id", e["id"])),
+            changed=bool(e.get("changed", True)),
+            has_answer=bool(e.get("answerable", True)),
+            clean_exact=float(e["clean_exact"]),
+            clean_f1=float(e["clean_f1"]),
+            perturbed_exact=float(e["perturbed_exact"]),
+            perturbed_f1=float(e["perturbed_f1"]),
+        )
+        for e in examples
+    ]
 
-    clean_em = np.array([float(e["clean_exact"]) for e in examples])
-    pert_em = np.array([float(e["perturbed_exact"]) for e in examples])
-    clean_f1 = np.array([float(e["clean_f1"]) for e in examples])
-    pert_f1 = np.array([float(e["perturbed_f1"]) for e in examples])
-    diff = pert_f1 - clean_f1
-    ci: tuple[float, float] | None = None
-    if bootstrap > 0 and len(examples) > 1:
-        import hashlib
 
-        rng = np.random.default_rng(int.from_bytes(hashlib.sha256(f"{seed}:{key}".encode()).digest()[:8], "big"))
-        means = diff[rng.integers(0, len(diff), size=(bootstrap, len(diff)))].mean(axis=1)
-        lo, hi = np.percentile(means, [2.5, 97.5])
-        ci = (round(100.0 * float(lo), 2), round(100.0 * float(hi), 2))
+def _percent(values: Iterable[float], n: int) -> float:
+    return round(100.0 * sum(values) / n, 2)
+
+
+def _scores(examples: Sequence[Mapping[str, Any]], *, bootstrap: int, seed: int) -> dict[str, Any]:
+    pairs = lines_as_pairs(examples)
+    n = len(pairs)
+    drop = drop_with_interval(pairs, resamples=bootstrap if n > 1 else 0, seed=seed)
+    interval = drop["f1_ci"]
+    flips = flip_counts(pairs)
     return {
-        "n": len(examples),
-        "clean_em": round(100.0 * float(clean_em.mean()), 2),
-        "perturbed_em": round(100.0 * float(pert_em.mean()), 2),
-        "drop_em": round(100.0 * float((pert_em - clean_em).mean()), 2),
-        "clean_f1": round(100.0 * float(clean_f1.mean()), 2),
-        "perturbed_f1": round(100.0 * float(pert_f1.mean()), 2),
-        "drop_f1": round(100.0 * float(diff.mean()), 2),
-        "drop_f1_ci": ci,
-        "right_to_wrong": int(((clean_em == 1) & (pert_em == 0)).sum()),
-        "wrong_to_right": int(((clean_em == 0) & (pert_em == 1)).sum()),
+        "n": n,
+        "clean_em": _percent((p.clean_exact for p in pairs), n),
+        "perturbed_em": _percent((p.perturbed_exact for p in pairs), n),
+        "drop_em": round(drop["exact"], 2),
+        "clean_f1": _percent((p.clean_f1 for p in pairs), n),
+        "perturbed_f1": _percent((p.perturbed_f1 for p in pairs), n),
+        "drop_f1": round(drop["f1"], 2),
+        "drop_f1_ci": (round(interval[0], 2), round(interval[1], 2)) if interval is not None else None,
+        "right_to_wrong": flips["right_to_wrong"],
+        "wrong_to_right": flips["wrong_to_right"],
     }
 
 
 def substituted_words(run: Run, model: str | None = None, top: int = 15) -> list[dict[str, Any]]:
     """The substitutions (original -> replacement) most often behind a right->wrong flip."""
     counts: dict[tuple[str, str, str], list[int]] = {}
-    for e in run.examples_of(model):
+    for e in compared(run, model):
         flip = is_right(e, "clean") and not is_right(e, "perturbed")
         for s in _subs(e):
             key = (str(s["original"]).lower(), str(s["replacement"]).lower(), coarse_pos(str(s["pos"])))
@@ -513,7 +395,7 @@ def shared_flips(run: Run) -> dict[str, Any]:
     flips: dict[str, set[str]] = {}
     answered: dict[str, set[str]] = {}
     for model in models:
-        lines = run.examples_of(model)
+        lines = compared(run, model)
         answered[model] = {str(e.get("source_id", e["id"])) for e in lines}
         flips[model] = {str(e.get("source_id", e["id"])) for e in lines if is_right(e, "clean") and not is_right(e, "perturbed")}
     common = set.intersection(*answered.values()) if answered else set()
@@ -534,110 +416,3 @@ def shared_flips(run: Run) -> dict[str, Any]:
         "pairs": pairs,
         "per_model": [{"model": m, "flips": len(flips[m]), "shared_with_all": len(every), "own": len(own[m])} for m in models],
     }
-
-
-# ---------------------------------------------------------------------------------------------- tables
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    if isinstance(value, tuple) and len(value) == 2:
-        return f"[{_cell(value[0])}, {_cell(value[1])}]"
-    return str(value)
-
-
-def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """A fixed-width plain-text table (terminal, logs, test assertions)."""
-    if not rows:
-        return "(no rows)"
-    columns = list(columns or rows[0].keys())
-    cells = [[_cell(row.get(c)) for c in columns] for row in rows]
-    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in cells]
-    return "\n".join(lines)
-
-
-def html_table(
-    rows: Sequence[Mapping[str, Any]],
-    columns: Sequence[str] | None = None,
-    *,
-    escape_columns: Iterable[str] | None = None,
-) -> str:
-    """An HTML table. Cells are escaped except where `escape_columns` leaves them out (pre-rendered HTML)."""
-    if not rows:
-        return "<p>(no rows)</p>"
-    columns = list(columns or rows[0].keys())
-    escaped = set(columns if escape_columns is None else escape_columns)
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    body = []
-    for row in rows:
-        cells = []
-        for c in columns:
-            value = _cell(row.get(c))
-            cells.append(f"<td style='text-align:left'>{html.escape(value) if c in escaped else value}</td>")
-        body.append(f"<tr>{''.join(cells)}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
-
-# ---------------------------------------------------------------------------------------------- plots
-
-
-def plot_models(rows: Sequence[Mapping[str, Any]], ax: Any = None) -> Any:
-    """Grouped bars per model: clean and perturbed EM and F1; the F1 drop interval as an error bar."""
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(max(5.0, 1.8 * len(rows) + 2), 3.6))
-    names = [str(r["model"]) for r in rows]
-    series = [("clean_em", "clean EM", "#9ecae1"), ("perturbed_em", "perturbed EM", "#3182bd"), ("clean_f1", "clean F1", "#fdae6b"), ("perturbed_f1", "perturbed F1", "#e6550d")]
-    width = 0.8 / len(series)
-    for k, (key, label, color) in enumerate(series):
-        xs = [i + (k - (len(series) - 1) / 2) * width for i in range(len(rows))]
-        values = [float(r.get(key) or 0.0) for r in rows]
-        errors = None
-        if key == "perturbed_f1":
-            errors = _error_bars(rows, "drop_f1", "drop_f1_ci")
-        ax.bar(xs, values, width, label=label, color=color, yerr=errors, capsize=3)
-    ax.set_xticks(range(len(rows)), names)
-    ax.set_ylabel("score (%)")
-    ax.set_title("Clean vs perturbed (error bar: 95% interval of the F1 drop)")
-    ax.legend(fontsize="small", ncols=2)
-    return ax.figure
-
-
-def _error_bars(rows: Sequence[Mapping[str, Any]], value_key: str, ci_key: str) -> list[list[float]] | None:
-    """Asymmetric error bars from intervals; a row without one (a group of one question) gets none."""
-    lower, upper = [], []
-    for r in rows:
-        value, ci = r.get(value_key), r.get(ci_key)
-        if value is None or ci is None:
-            lower.append(0.0)
-            upper.append(0.0)
-            continue
-        lower.append(max(0.0, float(value) - float(ci[0])))
-        upper.append(max(0.0, float(ci[1]) - float(value)))
-    return [lower, upper] if any(lower) or any(upper) else None
-
-
-def plot_breakdown(rows: Sequence[Mapping[str, Any]], title: str = "", metric: str = "f1", ax: Any = None) -> Any:
-    """Horizontal bars of the drop per group, with its bootstrap interval and the group size."""
-    import matplotlib.pyplot as plt
-
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6.0, 0.45 * len(rows) + 1.2))
-    labels = [f"{r['group']} (n={r['n']})" for r in rows]
-    values = [float(r[f"drop_{metric}"]) for r in rows]
-    errors = _error_bars(rows, "drop_f1", "drop_f1_ci") if metric == "f1" else None
-    ax.barh(range(len(rows)), values, xerr=errors, color=["#e6550d" if v < 0 else "#31a354" for v in values], capsize=3)
-    ax.set_yticks(range(len(rows)), labels)
-    ax.invert_yaxis()
-    ax.axvline(0.0, color="black", linewidth=0.8)
-    ax.set_xlabel(f"{metric.upper()} drop (points, perturbed minus clean)")
-    ax.set_title(title)
-    ax.figure.tight_layout()
-    return ax.figure

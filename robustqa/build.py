@@ -15,10 +15,11 @@ import hashlib
 import multiprocessing
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import perturbations
 from perturbations import store
@@ -26,7 +27,17 @@ from perturbations.records import Perturbation
 from robustqa.errors import InputError, SpanIntegrityError
 from robustqa.rewrite import apply_substitutions, rewrite_answers
 from robustqa.signature import Signature
-from robustqa.squad import PARAGRAPH_ORDER, QA_ORDER, Answer, Paragraph, SquadDataset, check_unique_ids, ordered
+from robustqa.squad import (
+    PARAGRAPH_ORDER,
+    QA_ORDER,
+    Paragraph,
+    Question,
+    SquadDataset,
+    article_to_dict,
+    check_unique_ids,
+    document_to_dict,
+    paragraph_to_dict,
+)
 
 DEFAULT_RECIPE = "qads"
 DEFAULT_SEED = 13
@@ -45,7 +56,7 @@ class BuildSummary:
     skipped: tuple[tuple[str, int], ...] = ()  # words left alone, per reason (default variant only)
     seconds: float = 0.0
 
-    def merge(self, other: "BuildSummary") -> "BuildSummary":
+    def merge(self, other: BuildSummary) -> BuildSummary:
         skipped = Counter(dict(self.skipped))
         skipped.update(dict(other.skipped))
         return BuildSummary(
@@ -83,7 +94,7 @@ class _Unit:
 class _UnitResult:
     article: int
     index: int
-    paragraphs: tuple[dict[str, Any], ...]
+    paragraphs: tuple[dict[str, Any], ...]  # serialised in the worker (`paragraph_to_dict`): cheap to send back
     summary: BuildSummary = field(default_factory=BuildSummary)
 
 
@@ -92,6 +103,17 @@ def build_signature(recipe: perturbations.Recipe, *, seed: int, variants: int | 
     fields = dict(recipe.signature_fields())
     fields["variants"] = variants
     return Signature.create(fields | {"seed": seed, "wordnet": perturbations.wordnet_version()})
+
+
+def recipe_record(recipe: perturbations.Recipe) -> dict[str, Any]:
+    """A recipe as the built file and `robustqa recipes --json` record it: name, version, fields, parameters, citation."""
+    return {
+        "name": recipe.name,
+        "version": recipe.version,
+        "fields": sorted(recipe.fields),
+        "parameters": recipe.parameters(),
+        "citation": recipe.citation,
+    }
 
 
 def context_key(context: str) -> str:
@@ -105,10 +127,6 @@ def _frozen_spans(paragraph: Paragraph) -> tuple[tuple[int, int], ...]:
         for answer in q.answers + (q.plausible_answers or ()):
             spans.add((answer.answer_start, answer.answer_start + len(answer.text)))
     return tuple(sorted(spans))
-
-
-def _answers_json(answers: Iterable[Answer]) -> list[dict[str, Any]]:
-    return [a.to_dict() for a in answers]
 
 
 def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, variants: int | None) -> _UnitResult:
@@ -137,8 +155,8 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
         if cp is not None and rw is not None and rw.text != cp.text:
             raise SpanIntegrityError(f"article '{unit.title}': the engine's perturbed context differs from its own substitutions")
 
-    # output paragraphs, grouped by context text in order of first appearance
-    groups: dict[str, dict[str, Any]] = {}
+    # output paragraphs, grouped by context text in order of first appearance: (paragraph fields, questions)
+    groups: dict[str, tuple[dict[str, Any], list[Question]]] = {}
     changed = written = substitutions = 0
     for q in paragraph.qas:
         where = f"article '{unit.title}', question {q.id}"
@@ -171,37 +189,39 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
                 plausible = None if q.plausible_answers is None else rewrite_answers(rw, q.plausible_answers, where=where)
             else:
                 answers, plausible = q.answers, q.plausible_answers
-            record: dict[str, Any] = {"id": q.id if variants is None else f"{q.id}-v{len(seen)}"}
+            extra: dict[str, Any] = {}
             if variants is not None:
-                record["source_id"] = q.id
-            record["question"] = question_text
+                extra["source_id"] = q.id
             if question_text != q.question:
-                record["original_question"] = q.question
-                record["substitutions"] = [s.to_dict() for s in question_subs]
+                extra["original_question"] = q.question
+                extra["substitutions"] = [s.to_dict() for s in question_subs]
                 substitutions += len(question_subs)
-            record["answers"] = _answers_json(answers)
-            if plausible is not None:
-                record["plausible_answers"] = _answers_json(plausible)
-            record["is_impossible"] = q.is_impossible
-            record.update((key, value) for key, value in q.extra.items() if key not in _OWN_QA_KEYS)
+            extra.update((key, value) for key, value in q.extra.items() if key not in _OWN_QA_KEYS)
+            question = Question(
+                id=q.id if variants is None else f"{q.id}-v{len(seen)}",
+                question=question_text,
+                answers=answers,
+                is_impossible=q.is_impossible,
+                plausible_answers=plausible,
+                extra=extra,
+            )
             q_changed = q_changed or question_text != q.question or context_text != paragraph.context
             written += 1
-            group = groups.get(context_text)
-            if group is None:
-                group = {"context": context_text}
+            if context_text not in groups:
+                fields: dict[str, Any] = {}
                 if context_text != paragraph.context and cp is not None:
-                    group["original_context"] = paragraph.context
-                    group["context_substitutions"] = [s.to_dict() for s in cp.substitutions]
+                    fields["original_context"] = paragraph.context
+                    fields["context_substitutions"] = [s.to_dict() for s in cp.substitutions]
                     substitutions += len(cp.substitutions)
-                group["qas"] = []
-                group.update((key, value) for key, value in paragraph.extra.items() if key not in _OWN_PARAGRAPH_KEYS)
-                groups[context_text] = group
-            group["qas"].append(ordered(record, QA_ORDER))
+                groups[context_text] = (fields, [])
+            groups[context_text][1].append(question)
         changed += q_changed
+    kept = {key: value for key, value in paragraph.extra.items() if key not in _OWN_PARAGRAPH_KEYS}
     if not paragraph.qas:  # keep question-less paragraphs as they were
-        groups[paragraph.context] = {"context": paragraph.context, "qas": [], **{k: v for k, v in paragraph.extra.items() if k not in _OWN_PARAGRAPH_KEYS}}
+        groups[paragraph.context] = ({}, [])
+    paragraphs = tuple(paragraph_to_dict(Paragraph(context, tuple(questions), {**own, **kept})) for context, (own, questions) in groups.items())
     summary = BuildSummary(len(paragraph.qas), written, changed, substitutions, tuple(sorted(skipped.items())))
-    return _UnitResult(unit.article, unit.index, tuple(ordered(g, PARAGRAPH_ORDER) for g in groups.values()), summary)
+    return _UnitResult(unit.article, unit.index, paragraphs, summary)
 
 
 # --- parallel building ------------------------------------------------------------------------------
@@ -349,9 +369,9 @@ def build_dataset(
     and `SpanIntegrityError` if any answer would not match its rewritten context.
     """
     if variants is not None and variants < 1:
-        raise InputError(f"--variants must be at least 1, not {variants}")
+        raise InputError(f"variants must be at least 1, not {variants}")
     if workers < 1:
-        raise InputError(f"--workers must be at least 1, not {workers}")
+        raise InputError(f"workers must be at least 1, not {workers}")
     if len(dataset) == 0:
         raise InputError("no questions to perturb", path=dataset.path, hint="give a SQuAD 2.0 file with at least one question")
     check_unique_ids(dataset)
@@ -367,28 +387,17 @@ def build_dataset(
     for result in _run_units(recipe, units, seed=seed, variants=variants, workers=workers, progress=progress):
         built[result.article, result.index] = result.paragraphs
         summary = summary.merge(result.summary)  # sums: the order results arrive in does not matter
-    data = []
-    for a_index, article in enumerate(dataset.articles):
-        extra = {k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}
-        paragraphs = [p for p_index in range(len(article.paragraphs)) for p in built[a_index, p_index]]
-        data.append({"title": article.title, "paragraphs": paragraphs, **extra})
+    data = [
+        article_to_dict(article, [p for p_index in range(len(article.paragraphs)) for p in built[a_index, p_index]])
+        for a_index, article in enumerate(dataset.articles)
+    ]
     store.save()  # the lexicon tables this build computed, for the next one (silently skipped if unwritable)
     summary = BuildSummary(summary.questions, summary.written, summary.changed, summary.substitutions, summary.skipped, time.perf_counter() - started)
-    document: dict[str, Any] = {
-        "version": dataset.version,
-        "signature": signature.format(),
-        "robustqa": {
-            "signature": signature.to_dict(),
-            "recipe": {
-                "name": recipe.name,
-                "version": recipe.version,
-                "fields": sorted(recipe.fields),
-                "parameters": recipe.parameters(),
-                "citation": recipe.citation,
-            },
-            "source": source if source is not None else (Path(dataset.path).name if dataset.path else None),
-            "summary": summary.to_file_dict(),
-        },
-        "data": data,
+    provenance = {
+        "signature": signature.to_dict(),
+        "recipe": recipe_record(recipe),
+        "source": source if source is not None else (Path(dataset.path).name if dataset.path else None),
+        "summary": summary.to_file_dict(),
     }
+    document = document_to_dict(dataset.version, {"signature": signature.format(), "robustqa": provenance}, data)
     return BuildResult(document, signature, summary)

@@ -13,8 +13,8 @@ windows, then `decode_question` per question only reduces a handful of numbers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -1,7 +1,9 @@
 """Typed errors of the application.
 
 Library code raises these; only `robustqa.cli` prints them (one line, no traceback) and picks the exit
-code. A message says what is wrong, where (file, article, question id) and what to do.
+code. A message says what is wrong, where (file, article, question id) and what to do. Library messages
+speak of parameters, never of command-line flags: an error whose remedy is to change a parameter names it
+in `setting`, and the command line restates that remedy with its own flag.
 """
 
 from __future__ import annotations
@@ -12,26 +14,34 @@ class RobustQAError(Exception):
 
     exit_code: int = 1
 
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        where: str | None = None,
+        hint: str | None = None,
+        setting: str | None = None,
+    ) -> None:
+        self.message = message
+        self.path = path
+        self.where = where
+        self.hint = hint
+        self.setting = setting  # the parameter the hint asks to change (e.g. "limit", "output_dir")
+        super().__init__(self.text())
+
+    def text(self, hint: str | None = None) -> str:
+        """The one-line form `path: where: message; hint`, with `hint` in place of the error's own if given."""
+        prefix = ": ".join(str(part) for part in (self.path, self.where) if part)
+        line = f"{prefix}: {self.message}" if prefix else self.message
+        hint = hint or self.hint
+        return f"{line}; {hint}" if hint else line
+
 
 class InputError(RobustQAError):
     """Input data that cannot be used as given (unreadable, not JSON, wrong schema, bad offsets)."""
 
     exit_code = 2
-
-    def __init__(self, message: str, *, path: str | None = None, where: str | None = None, hint: str | None = None):
-        self.path = path
-        self.where = where
-        self.hint = hint
-        parts = []
-        if path:
-            parts.append(str(path))
-        if where:
-            parts.append(where)
-        prefix = ": ".join(parts)
-        text = f"{prefix}: {message}" if prefix else message
-        if hint:
-            text = f"{text}; {hint}"
-        super().__init__(text)
 
 
 class SpanIntegrityError(RobustQAError):
@@ -44,6 +54,16 @@ class ModelLoadError(RobustQAError):
     """A model that cannot be found or loaded (unknown alias, no network, not a QA model)."""
 
     exit_code = 4
+
+
+class ModelUnavailableError(ModelLoadError):
+    """A hub model that is neither in the local cache nor downloadable now."""
+
+    def __init__(self, name: str, model_id: str, reason: str) -> None:
+        self.name = name
+        self.model_id = model_id
+        self.reason = reason
+        super().__init__(f"the model '{name}' ({model_id}) {reason}")
 
 
 class OutputError(RobustQAError):

@@ -17,8 +17,9 @@ from __future__ import annotations
 import contextlib
 import inspect
 import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -65,7 +66,7 @@ class InferenceSettings:
         if self.precision not in PRECISIONS:
             problems.append(f"precision '{self.precision}' is not one of {', '.join(PRECISIONS)}")
         if self.int8 and self.precision in ("bf16", "fp16"):
-            problems.append(f"int8 kernels take fp32 activations, so --int8 cannot run under {self.precision} autocast (use one or the other)")
+            problems.append(f"int8 kernels take fp32 activations, so int8 cannot run under {self.precision} autocast (use one or the other)")
         if problems:
             raise InputError("; ".join(problems), hint="fix the inference settings")
 
@@ -202,11 +203,11 @@ def _resolve_device(requested: str) -> str:
         requested = base
     if base == "cuda":
         if not torch.cuda.is_available():
-            raise InputError("device 'cuda' requested but no CUDA GPU is visible", hint="use --device cpu or auto")
+            raise InputError("device 'cuda' requested but no CUDA GPU is visible", hint="use device cpu or auto", setting="device")
         if requested == "cuda" and distributed.is_distributed():
             return distributed.cuda_device_for_rank()
     if base == "mps" and not (getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()):
-        raise InputError("device 'mps' requested but Metal is not available", hint="use --device cpu or auto")
+        raise InputError("device 'mps' requested but Metal is not available", hint="use device cpu or auto", setting="device")
     return requested
 
 
@@ -240,10 +241,10 @@ class QAModelRunner:
 
         self.spec = spec
         self.requested_settings = settings
-        # int8 kernels are CPU kernels: with --device auto, int8 means CPU even where a GPU is present
+        # int8 kernels are CPU kernels: with device auto, int8 means CPU even where a GPU is present
         self.device = _resolve_device("cpu" if settings.int8 and settings.device == "auto" else settings.device)
         if settings.int8 and not self.device.startswith("cpu"):
-            raise InputError("int8 dynamic quantization runs on CPU only", hint="drop --int8 or use --device cpu")
+            raise InputError("int8 dynamic quantization runs on CPU only", hint="turn int8 off or use device cpu", setting="int8")
         model, tokenizer, fingerprint = load_model_and_tokenizer(spec)
         self.model_fingerprint: str = fingerprint
         self.tokenizer = tokenizer
@@ -273,8 +274,8 @@ class QAModelRunner:
         outputs with large outliers, and the QA head) stay fp32.
 
         Dynamic quantization scales activations per tensor over the whole batch, so outliers cost
-        precision. Measured on the held-out set with the shared MiniLM model: every Linear per-tensor
-        -3.0 F1, every Linear per-channel -2.2, this selection -0.2 (benchmarks/eval_speed.py)."""
+        precision: quantizing every Linear layer costs F1 points, this selection stays close to fp32
+        (benchmarks/eval_speed.py measures the int8 F1 against fp32)."""
         import torch
         from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
 
@@ -296,13 +297,14 @@ class QAModelRunner:
         width = max(lengths)
         ids = np.full((len(batch), width), self._pad_id, dtype=np.int64)
         mask = np.zeros((len(batch), width), dtype=np.int64)
-        types = np.zeros((len(batch), width), dtype=np.int64) if windows.token_type_ids is not None and self._pass_token_types else None
+        token_types = windows.token_type_ids if self._pass_token_types else None
+        types = np.zeros((len(batch), width), dtype=np.int64) if token_types is not None else None
         for row, (w, n) in enumerate(zip(batch, lengths)):
             cols = slice(width - n, width) if self._pad_left else slice(0, n)
             ids[row, cols] = windows.input_ids[w]
             mask[row, cols] = 1
-            if types is not None:
-                types[row, cols] = windows.token_type_ids[w]  # type: ignore[index]
+            if types is not None and token_types is not None:
+                types[row, cols] = token_types[w]
         inputs = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
         if types is not None:
             inputs["token_type_ids"] = torch.from_numpy(types)

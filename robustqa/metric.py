@@ -18,9 +18,10 @@ import json
 import re
 import string
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from robustqa.errors import InputError
 

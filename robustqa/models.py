@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from robustqa.errors import ModelLoadError
+from robustqa.errors import ModelLoadError, ModelUnavailableError
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def _hub_revision(model_id: str, config: Any) -> str | None:
         cached = try_to_load_from_cache(model_id, "config.json")
         if isinstance(cached, str):
             return Path(cached).parent.name
-    except Exception:  # noqa: BLE001 - a missing fingerprint only weakens caching
+    except Exception:  # a missing fingerprint only weakens caching
         return None
     return None
 
@@ -157,28 +157,75 @@ def fingerprint(spec: ModelSpec, config: Any) -> str:
     return f"hub:{spec.model_id}@{revision}" if revision else f"hub:{spec.model_id}"
 
 
-def _describe_failure(spec: ModelSpec, error: BaseException) -> str:
-    """Turn a from_pretrained exception into 'what is wrong; what to do'."""
+def _hub_offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0", "false", "False")
+
+
+def _diagnose(spec: ModelSpec, error: BaseException) -> tuple[str, str | None, str | None]:
+    """A from_pretrained exception as (what is wrong, what to do, the setting that would fix it)."""
     text = str(error)
     lowered = text.lower()
     kind = type(error).__name__
-    offline = os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0", "false", "False")
+    first_line = text.splitlines()[0] if text else ""
     if "trust_remote_code" in lowered:
-        return "needs custom code from its repository; rerun with --trust-remote-code if you trust it"
+        return "needs custom code from its repository", "allow trust_remote_code if you trust it", "trust_remote_code"
     if kind in ("RepositoryNotFoundError", "GatedRepoError") or "is not a valid model identifier" in lowered or "404" in text:
-        return "no such model on the Hugging Face hub (or it is private/gated); check the id or log in with `hf auth login`"
+        return "no such model on the Hugging Face hub (or it is private/gated)", "check the id or log in with `hf auth login`", None
     if spec.is_local:
         if "config.json" in lowered or "does not appear to have a file named" in lowered:
-            return "the folder has no usable config.json/weights; give a folder saved with save_pretrained"
-        return f"cannot load the folder ({kind}: {text.splitlines()[0] if text else ''})"
-    if offline or kind in ("LocalEntryNotFoundError", "ConnectionError", "OfflineModeIsEnabled") or any(
+            return "the folder has no usable config.json/weights", "give a folder saved with save_pretrained", None
+        return f"cannot load the folder ({kind}: {first_line})", None, None
+    if _hub_offline() or kind in ("LocalEntryNotFoundError", "ConnectionError", "OfflineModeIsEnabled") or any(
         word in lowered for word in ("connect", "offline", "network", "resolve", "timed out", "cached files")
     ):
         return (
-            "cannot download it (no network, or HF_HUB_OFFLINE is set) and it is not in the local cache; "
-            "connect to the internet once, or download it elsewhere and pass the folder"
+            "cannot download it (no network, or HF_HUB_OFFLINE is set) and it is not in the local cache",
+            "connect to the internet once, or download it elsewhere and pass the folder",
+            None,
         )
-    return f"cannot load it ({kind}: {text.splitlines()[0] if text else ''})"
+    return f"cannot load it ({kind}: {first_line})", None, None
+
+
+def _load_error(spec: ModelSpec, error: BaseException, *, where: str) -> ModelLoadError:
+    reason, hint, setting = _diagnose(spec, error)
+    return ModelLoadError(f"{where}: {reason}", hint=hint, setting=setting)
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """One TCP connection to the hub (or $HF_ENDPOINT), instead of the retries a download would make."""
+    import socket
+    from urllib.parse import urlparse
+
+    endpoint = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    try:
+        with socket.create_connection((endpoint.hostname or "huggingface.co", endpoint.port or 443), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def check_available(spec: ModelSpec) -> None:
+    """Raise `ModelUnavailableError` unless the model can be had now, before any other work starts.
+
+    A local folder is checked when it loads. A hub model passes when the hub cache holds its config, or when
+    the hub answers and the config downloads.
+    """
+    if spec.is_local:
+        return
+    from huggingface_hub import try_to_load_from_cache
+
+    if isinstance(try_to_load_from_cache(spec.model_id, "config.json"), str):
+        return
+    offline = _hub_offline()
+    if offline or not hub_reachable():
+        hub = "is switched off (HF_HUB_OFFLINE)" if offline else "cannot be reached"
+        raise ModelUnavailableError(spec.name, spec.model_id, f"is not in the local cache and the Hugging Face hub {hub}")
+    from transformers import AutoConfig
+
+    try:
+        AutoConfig.from_pretrained(spec.model_id)
+    except Exception as error:
+        raise ModelUnavailableError(spec.name, spec.model_id, f"is not available: {_diagnose(spec, error)[0]}") from None
 
 
 def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
@@ -197,8 +244,8 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
     kwargs = {"trust_remote_code": spec.trust_remote_code}
     try:
         config = AutoConfig.from_pretrained(spec.model_id, **kwargs)
-    except Exception as error:  # noqa: BLE001 - every failure becomes one line
-        raise ModelLoadError(f"{where}: {_describe_failure(spec, error)}") from None
+    except Exception as error:  # every failure becomes one line
+        raise _load_error(spec, error, where=where) from None
     try:
         model, info = AutoModelForQuestionAnswering.from_pretrained(spec.model_id, config=config, output_loading_info=True, **kwargs)
     except ValueError as error:
@@ -207,9 +254,9 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
                 f"{where}: its architecture ({getattr(config, 'model_type', '?')}) has no extractive question-answering head; "
                 "give a model fine-tuned for SQuAD-style QA"
             ) from None
-        raise ModelLoadError(f"{where}: {_describe_failure(spec, error)}") from None
-    except Exception as error:  # noqa: BLE001
-        raise ModelLoadError(f"{where}: {_describe_failure(spec, error)}") from None
+        raise _load_error(spec, error, where=where) from None
+    except Exception as error:
+        raise _load_error(spec, error, where=where) from None
     missing = [key for key in info.get("missing_keys", ()) if "qa_outputs" in key or "qa_" in key]
     if missing:
         raise ModelLoadError(
@@ -218,8 +265,8 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
         )
     try:
         tokenizer = AutoTokenizer.from_pretrained(spec.model_id, use_fast=True, **kwargs)
-    except Exception as error:  # noqa: BLE001
-        raise ModelLoadError(f"{where}: tokenizer: {_describe_failure(spec, error)}") from None
+    except Exception as error:
+        raise _load_error(spec, error, where=f"{where}: tokenizer") from None
     if not getattr(tokenizer, "is_fast", False):
         raise ModelLoadError(f"{where}: has no fast (Rust) tokenizer, which character offsets need; save a tokenizer.json with it")
     model.eval()

@@ -6,9 +6,11 @@ permissions, fsync and the one-line error a user sees when a folder cannot be wr
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from robustqa.errors import OutputError
 
@@ -54,3 +56,12 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
 def write_text_atomic(path: str | Path, text: str) -> None:
     """UTF-8 text with "\\n" line ends, written atomically."""
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def json_text(obj: Any, *, indent: int | None = 2) -> str:
+    """JSON as robustqa writes it: UTF-8 characters kept, one object per line when `indent` is None."""
+    return json.dumps(obj, ensure_ascii=False, indent=indent) + "\n"
+
+
+def write_json_atomic(path: str | Path, obj: Any) -> None:
+    write_text_atomic(path, json_text(obj))

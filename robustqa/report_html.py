@@ -1,17 +1,20 @@
-"""The HTML and JSON forms of `robustqa report` (the markdown form and the chart are `robustqa.report`'s).
+"""The HTML form of `robustqa report`: one self-contained page.
 
-The HTML page embeds the chart as a data URI so it can be mailed or attached to an issue as one file; the
-JSON form keeps numbers as numbers, for scripts.
+The page embeds the chart as a data URI so it can be mailed or attached to an issue as one file.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-from typing import Any, Mapping, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from robustqa import __version__
-from robustqa.analysis import headline_rows, html_table
+from robustqa.tables import COLUMNS, html_table, report_cells
+
+if TYPE_CHECKING:
+    from robustqa.runs.load import Run
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
@@ -22,39 +25,14 @@ code { font-size: 0.85em; word-break: break-all; }
 """
 
 
-def recipe_of(report: Mapping[str, Any]) -> str:
-    """The recipe named in the run's signature (`recipe:qads@1.0`), or `-` for a clean-only run."""
-    for part in str(report.get("signature", "")).split("|"):
-        key, _, value = part.partition(":")
-        if key == "recipe":
-            return value
-    return "-"
-
-
-def comparison_rows(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One row per (run, model) with numbers, not display strings (the `table` of `--format json`)."""
-    rows = []
-    for run in runs:
-        for row in headline_rows(run):
-            rows.append({"run": _label(run), "recipe": recipe_of(run), **row})
-    return rows
-
-
-def render_html(runs: Sequence[Mapping[str, Any]], chart_png: bytes | None = None) -> str:
-    """The comparison page: the same table as report.md (every model of every run), the chart, the signatures.
-
-    `runs` are what `robustqa.report.load_run` returns.
-    """
-    from robustqa import report
-
-    table = html_table(report.table_rows(runs), list(report.COLUMNS))
+def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
+    """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
+    table = html_table(report_cells(runs), list(COLUMNS))
     chart = ""
     if chart_png:
         encoded = base64.b64encode(chart_png).decode("ascii")
         chart = f'<img alt="clean vs perturbed scores" src="data:image/png;base64,{encoded}">'
-    signatures = "".join(
-        f"<li><b>{html.escape(_label(run))}</b>: <code>{html.escape(str(run.get('signature', '')))}</code></li>" for run in runs
-    )
+    signatures = "".join(f"<li><b>{html.escape(str(run.path))}</b>: <code>{html.escape(run.signature)}</code></li>" for run in runs)
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>robustqa report</title>"
         f"<style>{_STYLE}</style></head><body>\n"
@@ -65,7 +43,3 @@ def render_html(runs: Sequence[Mapping[str, Any]], chart_png: bytes | None = Non
         f"{table}\n{chart}\n<h2>Signatures</h2><ul>{signatures}</ul>\n"
         f"<p><small>robustqa {html.escape(__version__)}</small></p></body></html>\n"
     )
-
-
-def _label(run: Mapping[str, Any]) -> str:
-    return str(run.get("run_dir", "run"))

@@ -10,8 +10,8 @@ means a bug (an edit inside an answer, or an engine record that does not describ
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from perturbations.records import Substitution
 from robustqa.errors import SpanIntegrityError

@@ -8,8 +8,9 @@ version last. Two results with the same signature were produced the same way.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from robustqa import __version__
 
@@ -38,7 +39,7 @@ class Signature:
     items: tuple[tuple[str, str], ...]
 
     @classmethod
-    def create(cls, fields: Mapping[str, Any], *, version: str = __version__) -> "Signature":
+    def create(cls, fields: Mapping[str, Any], *, version: str = __version__) -> Signature:
         pairs = []
         for key, value in fields.items():
             if not _KEY.match(key):
@@ -50,7 +51,7 @@ class Signature:
         return cls(tuple(pairs))
 
     @classmethod
-    def parse(cls, text: str) -> "Signature":
+    def parse(cls, text: str) -> Signature:
         pairs = []
         for part in text.strip().split("|"):
             key, sep, value = part.partition(":")

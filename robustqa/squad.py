@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from perturbations.records import Substitution
 from robustqa.errors import InputError
-from robustqa.outputs import check_output_path, write_text_atomic  # noqa: F401 - part of this module's API
+from robustqa.outputs import write_text_atomic
 
 
 @dataclass(frozen=True)
@@ -246,12 +247,11 @@ def _checked(answers: tuple[Answer, ...] | None, context: str, *, repair: bool, 
         shown = answer.text if len(answer.text) <= 40 else answer.text[:37] + "..."
         problem = f"{key}[{index}] {shown!r} is not at answer_start {answer.answer_start} of its context"
         if not repair or found is None:
-            hint = (
-                "fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text"
-                if found is not None
-                else "its text does not occur in the context at all; fix or remove this answer"
+            if found is None:
+                raise InputError(problem, path=path, where=where, hint="its text does not occur in the context at all; fix or remove this answer")
+            raise InputError(
+                problem, path=path, where=where, hint="fix its answer_start, or repair it (moved to the nearest occurrence of its text)", setting="repair"
             )
-            raise InputError(problem, path=path, where=where, hint=hint)
         warnings.warn(f"{path}: {where}: {problem}; repaired to answer_start {found}", RepairWarning, stacklevel=4)
         out.append(Answer(answer.text, found))
         changed = True
@@ -321,20 +321,30 @@ def question_to_dict(q: Question) -> dict[str, Any]:
     return ordered(record, QA_ORDER)
 
 
-def dataset_to_dict(dataset: SquadDataset) -> dict[str, Any]:
-    """The official JSON shape of a dataset, with robustqa's extra fields kept."""
-    data = []
-    for article in dataset.articles:
-        paragraphs = []
-        for paragraph in article.paragraphs:
-            record = {"context": paragraph.context, "qas": [question_to_dict(q) for q in paragraph.qas]}
-            record.update((k, v) for k, v in paragraph.extra.items() if k not in record)
-            paragraphs.append(ordered(record, PARAGRAPH_ORDER))
-        data.append({"title": article.title, "paragraphs": paragraphs, **{k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}})
-    out: dict[str, Any] = {"version": dataset.version}
-    out.update((k, v) for k, v in dataset.extra.items() if k not in {"version", "data"})
+def paragraph_to_dict(paragraph: Paragraph) -> dict[str, Any]:
+    record = {"context": paragraph.context, "qas": [question_to_dict(q) for q in paragraph.qas]}
+    record.update((k, v) for k, v in paragraph.extra.items() if k not in record)
+    return ordered(record, PARAGRAPH_ORDER)
+
+
+def article_to_dict(article: Article, paragraphs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """An article in the official shape; `paragraphs`, when given, are already serialised (`paragraph_to_dict`)."""
+    if paragraphs is None:
+        paragraphs = [paragraph_to_dict(paragraph) for paragraph in article.paragraphs]
+    return {"title": article.title, "paragraphs": paragraphs, **{k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}}
+
+
+def document_to_dict(version: str, extra: dict[str, Any], data: list[dict[str, Any]]) -> dict[str, Any]:
+    """The top level of a SQuAD file: the version, any other fields (robustqa's signature), then the data."""
+    out: dict[str, Any] = {"version": version}
+    out.update((k, v) for k, v in extra.items() if k not in {"version", "data"})
     out["data"] = data
     return out
+
+
+def dataset_to_dict(dataset: SquadDataset) -> dict[str, Any]:
+    """The official JSON shape of a dataset, with robustqa's extra fields kept, keys in the documented order."""
+    return document_to_dict(dataset.version, dataset.extra, [article_to_dict(article) for article in dataset.articles])
 
 
 def dumps_squad(document: dict[str, Any]) -> str:
@@ -365,15 +375,18 @@ def load_squad_hub(split: str = "validation", *, name: str | None = None) -> Squ
     try:
         import datasets  # heavy; only this path needs it
     except ImportError:
-        raise InputError("the `datasets` package is not installed", path=label, hint="pip install datasets, or pass --input FILE") from None
+        raise InputError(
+            "the `datasets` package is not installed (pip install datasets)", path=label, hint="read a local SQuAD 2.0 file instead", setting="input"
+        ) from None
     try:
         rows = datasets.load_dataset(name, split=split)
-    except Exception as error:  # noqa: BLE001 - offline, missing split, hub errors: all end the same way
+    except Exception as error:  # offline, missing split, hub errors: all end the same way
         first_line = (str(error).strip().splitlines() or [type(error).__name__])[0][:160]
         raise InputError(
-            f"cannot load the SQuAD 2.0 '{split}' split through `datasets` ({first_line})",
+            f"cannot load the SQuAD 2.0 '{split}' split through `datasets` ({first_line}); you may be offline",
             path=label,
-            hint="you may be offline; pass --input FILE with the official dev-v2.0.json",
+            hint="read the official dev-v2.0.json from a local file instead",
+            setting="input",
         ) from None
     return squad_from_rows(rows, path=label)
 

@@ -11,8 +11,9 @@ own pairs, the seed and the number of resamples: the same inputs give the same i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -110,11 +111,16 @@ def _mean_drop(pairs: Sequence[Pair], attribute: str) -> float | None:
 
 
 def drop_with_interval(pairs: Sequence[Pair], *, resamples: int, seed: int) -> dict[str, Any]:
-    """EM and F1 drop in points over `pairs`, with their bootstrap intervals (None when there are no pairs)."""
+    """EM and F1 drop in points over `pairs`, with their bootstrap intervals.
+
+    Everything is None when there are no pairs; the intervals are None when `resamples` is 0.
+    """
     if not pairs:
         return {"questions": 0, "exact": None, "f1": None, "exact_ci": None, "f1_ci": None}
-    d_exact, d_f1, counts = _cluster_sums(pairs)
-    exact_ci, f1_ci = bootstrap_intervals([d_exact, d_f1], counts, resamples=resamples, seed=seed)
+    exact_ci = f1_ci = None
+    if resamples > 0:
+        d_exact, d_f1, counts = _cluster_sums(pairs)
+        exact_ci, f1_ci = bootstrap_intervals([d_exact, d_f1], counts, resamples=resamples, seed=seed)
     return {
         "questions": len(pairs),
         "exact": _mean_drop(pairs, "exact"),

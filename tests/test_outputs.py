@@ -22,10 +22,11 @@ def test_chart_gets_the_same_permissions_as_text_files(tmp_path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from robustqa.report import write_png_atomic, write_json_atomic
+    from robustqa.charts import png_bytes
+    from robustqa.outputs import write_json_atomic
 
     figure = plt.figure()
-    write_png_atomic(figure, tmp_path / "chart.png")
+    write_bytes_atomic(tmp_path / "chart.png", png_bytes(figure))
     plt.close(figure)
     write_json_atomic(tmp_path / "report.json", {"a": 1})
     umask = os.umask(0)

@@ -23,7 +23,20 @@ _COMMANDS: dict[str, str] = {
     "eval": "robustqa.cli.eval_cmds:eval_command",
     "models": "robustqa.cli.eval_cmds:models",
     "report": "robustqa.cli.report_cmds:report",
-    "demo": "robustqa.cli.report_cmds:demo",
+    "demo": "robustqa.cli.demo_cmd:demo",
+}
+
+# A library error whose remedy is to change a setting (`RobustQAError.setting`) gets its hint restated here,
+# with the flag that changes that setting.
+FLAG_HINTS: dict[str, str] = {
+    "limit": "raise --limit or drop it",
+    "output_dir": "choose another --output-dir",
+    "run_dir": "give a run's --output-dir",
+    "device": "use --device cpu or auto",
+    "int8": "drop --int8 or use --device cpu",
+    "trust_remote_code": "rerun with --trust-remote-code if you trust it",
+    "repair": "fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text",
+    "input": "pass --input FILE (the official dev-v2.0.json)",
 }
 
 
@@ -41,7 +54,7 @@ class ReportedError(click.ClickException):
 def as_reported(error: BaseException) -> ReportedError | None:
     """Map an expected library error to a one-line CLI error; None for anything unexpected."""
     if isinstance(error, RobustQAError):
-        return ReportedError(str(error), error.exit_code)
+        return ReportedError(error.text(FLAG_HINTS.get(error.setting or "")), error.exit_code)
     from perturbations.errors import PerturbationError
 
     if isinstance(error, PerturbationError):
@@ -60,20 +73,14 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         module_name, attribute = target.split(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name == module_name:
-                return None  # a command whose module is not built yet is simply absent
-            raise
-        return getattr(module, attribute)
+        return getattr(importlib.import_module(module_name), attribute)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
-        except Exception as error:  # noqa: BLE001 - only expected library errors are reported
+        except Exception as error:  # only expected library errors are reported
             reported = as_reported(error)
             if reported is None:
                 raise
@@ -98,12 +105,12 @@ def main(argv: list[str] | None = None) -> None:
 def console_main() -> None:
     """The `robustqa` console script: `main`, then leave without tearing the heap down object by object.
 
-    A build holds a few million small objects (the lexicon tables, the dataset), an eval a model and its
-    tokenizer; freeing them one by one at interpreter shutdown took 0.2 s of a 3 s build, serial time
-    that no `--workers` can share. Everything a command writes is complete and closed before it returns
-    (files are written to a temporary name and renamed), so after the exit handlers have run (the lexicon
-    cache saves itself in one) and the streams are flushed, the process ends at once. In-process callers
-    (tests, notebooks) use `main` or `cli` and exit normally.
+    A build holds millions of small objects (the lexicon tables, the dataset), an eval a model and its
+    tokenizer; freeing them one by one at interpreter shutdown is serial time that no `--workers` can
+    share. Everything a command writes is complete and closed before it returns (files are written to a
+    temporary name and renamed), so after the exit handlers have run (the lexicon cache saves itself in
+    one) and the streams are flushed, the process ends at once. In-process callers (tests, notebooks) use
+    `main` or `cli` and exit normally.
     """
     import atexit
     import os

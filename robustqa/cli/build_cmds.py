@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import sys
 import warnings
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator, TextIO
+from typing import TextIO
 
 import click
 
 import perturbations
-from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED, BuildSummary
+from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 from robustqa.errors import InputError
 from robustqa.squad import read_input
 
@@ -32,22 +33,6 @@ def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
 def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...]) -> perturbations.Recipe:
     overrides = {"rate": rate, "protected_words": _protected(protect)}
     return perturbations.get_recipe(name, **{k: v for k, v in overrides.items() if v is not None})
-
-
-def _format_summary(summary: BuildSummary, output: Path, signature: str) -> str:
-    share = 100.0 * summary.changed / summary.questions if summary.questions else 0.0
-    rate = summary.questions / summary.seconds if summary.seconds > 0 else 0.0
-    lines = [
-        f"wrote {output}",
-        f"  questions read     {summary.questions:,}",
-        f"  questions written  {summary.written:,}",
-        f"  changed            {summary.changed:,} ({share:.1f}%)",
-        f"  substitutions      {summary.substitutions:,}",
-        "  words skipped      " + (", ".join(f"{reason} {count:,}" for reason, count in sorted(summary.skipped, key=lambda x: (-x[1], x[0]))) or "none"),
-        f"  seconds            {summary.seconds:.2f} ({rate:,.0f} questions/s)",
-        f"  signature          {signature}",
-    ]
-    return "\n".join(lines)
 
 
 @click.command("build-dataset")
@@ -75,7 +60,9 @@ def build_dataset(
     from tqdm import tqdm
 
     from robustqa.build import build_dataset as build
-    from robustqa.squad import RepairWarning, check_answer_offsets, check_output_path, load_squad, load_squad_hub, write_squad
+    from robustqa.cli.console import build_summary
+    from robustqa.outputs import check_output_path
+    from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
 
     recipe = _recipe(recipe_name, rate=rate, protect=protect)
     output = Path(output_path)
@@ -95,7 +82,7 @@ def build_dataset(
     with tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar:
         result = build(dataset, recipe, seed=seed, variants=variants, workers=workers, source=source, progress=bar.update)
     write_squad(result.document, output)
-    click.echo(_format_summary(result.summary, output, result.signature.format()))
+    click.echo(build_summary(result.summary, output, result.signature.format()))
 
 
 def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Iterator[str]:
@@ -138,13 +125,11 @@ def perturb(texts: tuple[str, ...], input_path: str | None, recipe_name: str, se
 @click.option("--json", "as_json", is_flag=True, help="print the recipes as one JSON list")
 def recipes(as_json: bool) -> None:
     """List the recipes with their version, parameters and citation."""
+    from robustqa.build import recipe_record
+
     items = perturbations.list_recipes()
     if as_json:
-        records = [
-            {"name": r.name, "version": r.version, "fields": sorted(r.fields), "parameters": r.parameters(), "citation": r.citation}
-            for r in items
-        ]
-        click.echo(json.dumps(records, ensure_ascii=False, indent=2))
+        click.echo(json.dumps([recipe_record(r) for r in items], ensure_ascii=False, indent=2))
         return
     blocks = []
     for r in items:

@@ -6,25 +6,12 @@ the table and the signature (stdout) and a short summary (stderr), and leaves ex
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from robustqa.cli.console import console, print_eval_result
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-
-def _console(stream: object = None) -> "Console":
-    """A rich console; wide when not a terminal so that piped tables are not folded."""
-    from rich.console import Console
-
-    file = stream or sys.stdout
-    is_tty = getattr(file, "isatty", lambda: False)()
-    return Console(file=file, width=None if is_tty else 400, soft_wrap=False)
 
 
 @click.command("eval")
@@ -34,7 +21,7 @@ def _console(stream: object = None) -> "Console":
 @click.option("--output-dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache.")
 @click.option("--batch-size", default=32, show_default=True, type=click.IntRange(min=1), help="Windows per forward pass.")
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda (or cuda:N) or mps.")
-@click.option("--precision", default="auto", show_default=True, type=click.Choice(["auto", "fp32", "bf16", "fp16"]), help="auto: bf16/fp16 autocast on GPU, fp32 on CPU. bf16 on CPU is opt-in (about 1.9x faster on CPUs with AMX or AVX-512 BF16; F1 within 0.2 points here).")
+@click.option("--precision", default="auto", show_default=True, type=click.Choice(["auto", "fp32", "bf16", "fp16"]), help="auto: bf16/fp16 autocast on GPU, fp32 on CPU. bf16 on CPU is opt-in (faster where the CPU has native bf16 units; docs/benchmarks.md).")
 @click.option("--max-seq-length", default=384, show_default=True, type=int, help="Window length in tokens (capped by the model).")
 @click.option("--doc-stride", default=128, show_default=True, type=int, help="Token overlap between windows of a long context.")
 @click.option("--null-threshold", default=0.0, show_default=True, type=float, help='Answer "" when null score − best span score exceeds this.')
@@ -66,7 +53,6 @@ def eval_command(
     from robustqa import distributed
     from robustqa.evaluation import EvalConfig, run_evaluation
     from robustqa.inference import InferenceSettings
-    from robustqa.report import print_table
 
     settings = InferenceSettings(
         max_seq_length=max_seq_length,
@@ -94,16 +80,7 @@ def eval_command(
         distributed.destroy_process_group()
     if result is None:  # not the main process under torchrun
         return
-    print_table([dict(result.report, run_dir=str(result.output_dir))], _console())
-    for outcome in result.outcomes:
-        parts = [f"clean: {outcome.clean.predicted} predicted, {outcome.clean.from_cache} from cache"]
-        if outcome.perturbed is not None:
-            parts.append(
-                f"perturbed: {outcome.perturbed.predicted} predicted, {outcome.perturbed.from_cache} from cache, "
-                f"{outcome.perturbed.reused} reused from clean (unchanged)"
-            )
-        click.echo(f"{outcome.slug}: " + "; ".join(parts), err=True)
-    click.echo(f"wrote {result.output_dir}/report.json", err=True)
+    print_eval_result(result)
 
 
 @click.command("models")
@@ -115,9 +92,9 @@ def models() -> None:
 
     table = Table(title="robustqa model aliases (any hub id or local folder works too)", title_justify="left")
     for column, justify in (("Alias", "left"), ("Hub id", "left"), ("Architecture", "left"), ("Dev EM", "right"), ("Dev F1", "right")):
-        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        table.add_column(column, justify=justify, no_wrap=True)
     for row in alias_table():
         table.add_row(row["alias"], row["hub_id"], row["architecture"], f"{row['reported_exact']:.2f}", f"{row['reported_f1']:.2f}")
-    console = _console()
-    console.print(table)
-    console.print("Dev EM/F1: SQuAD 2.0 dev set (11,873 questions), as each model card reports them.", highlight=False)
+    out = console()
+    out.print(table)
+    out.print("Dev EM/F1: SQuAD 2.0 dev set (11,873 questions), as each model card reports them.", highlight=False)

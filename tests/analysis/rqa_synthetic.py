@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 
-
 def _sub(text: str, word: str, replacement: str, pos: str, confidence: float, shift: int = 0) -> dict[str, Any]:
     start = text.index(word)
     return {

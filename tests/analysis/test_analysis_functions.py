@@ -1,4 +1,5 @@
-"""robustqa.analysis on a synthetic run folder whose every number is known by hand."""
+"""robustqa.analysis (and the run loader, tables and charts it uses) on a synthetic run folder whose every
+number is known by hand."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from robustqa import analysis
+from robustqa import analysis, charts, tables
 from robustqa.errors import InputError
+from robustqa.runs import RUN_ENV, find_run, load_run
 
 from rqa_synthetic import write_run
 
@@ -18,32 +20,34 @@ def test_find_run_prefers_argument_then_env_then_newest(tmp_path: Path, monkeypa
     old = write_run(tmp_path / "runs" / "old", ["tiny-a"])
     new = write_run(tmp_path / "runs" / "new", ["tiny-b"])
     os.utime(old / "report.json", (1_000_000, 1_000_000))
-    monkeypatch.delenv(analysis.RUN_ENV, raising=False)
-    assert analysis.find_run(runs_root=tmp_path / "runs") == new
-    monkeypatch.setenv(analysis.RUN_ENV, str(old))
-    assert analysis.find_run(runs_root=tmp_path / "runs") == old
-    assert analysis.find_run(new, runs_root=tmp_path / "runs") == new
+    monkeypatch.delenv(RUN_ENV, raising=False)
+    assert find_run(runs_root=tmp_path / "runs") == new
+    monkeypatch.setenv(RUN_ENV, str(old))
+    assert find_run(runs_root=tmp_path / "runs") == old
+    assert find_run(new, runs_root=tmp_path / "runs") == new
 
 
 def test_relative_run_found_from_a_subfolder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = write_run(tmp_path / "runs" / "x", ["tiny-a"])
     (tmp_path / "notebooks").mkdir()
     monkeypatch.chdir(tmp_path / "notebooks")
-    monkeypatch.setenv(analysis.RUN_ENV, "runs/x")
-    assert analysis.find_run().resolve() == run.resolve()
-    assert analysis.load_run().models == ["tiny-a"]
+    monkeypatch.setenv(RUN_ENV, "runs/x")
+    assert find_run().resolve() == run.resolve()
+    assert load_run(find_run()).models == ["tiny-a"]
 
 
 def test_find_run_without_runs_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(analysis.RUN_ENV, raising=False)
+    monkeypatch.delenv(RUN_ENV, raising=False)
     with pytest.raises(InputError, match="ROBUSTQA_RUN"):
-        analysis.find_run(runs_root=tmp_path / "nothing")
+        find_run(runs_root=tmp_path / "nothing")
 
 
 def test_load_run_rejects_folder_without_examples(synthetic_run: Path) -> None:
     (synthetic_run / "examples.jsonl").unlink()
+    run = load_run(synthetic_run)  # report.json alone is enough to compare runs
+    assert run.models == ["tiny-a", "tiny-b"]
     with pytest.raises(InputError, match="examples.jsonl missing"):
-        analysis.load_run(synthetic_run)
+        _ = run.examples
 
 
 def test_load_run_names_the_bad_line(synthetic_run: Path) -> None:
@@ -51,7 +55,7 @@ def test_load_run_names_the_bad_line(synthetic_run: Path) -> None:
     lines[2] = json.dumps({"model": "tiny-a", "id": "x"})
     (synthetic_run / "examples.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError, match=r"line 3: missing question"):
-        analysis.load_run(synthetic_run)
+        _ = load_run(synthetic_run).examples
 
 
 def test_clean_only_run_is_refused(synthetic_run: Path) -> None:
@@ -59,12 +63,12 @@ def test_clean_only_run_is_refused(synthetic_run: Path) -> None:
     for line in lines:
         line.update(perturbed_question=None, perturbed_prediction=None, perturbed_exact=None, perturbed_f1=None, substitutions=[])
     (synthetic_run / "examples.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
-    with pytest.raises(InputError, match="no perturbed set.*--perturbed"):
-        analysis.load_run(synthetic_run)
+    with pytest.raises(InputError, match="no perturbed set.*perturbed file from `robustqa build-dataset`"):
+        analysis.flipped(load_run(synthetic_run))
 
 
 def test_headline_reads_report(synthetic_run: Path) -> None:
-    rows = analysis.headline(analysis.load_run(synthetic_run))
+    rows = [row.numbers() for row in tables.model_rows([load_run(synthetic_run)])]
     assert [r["model"] for r in rows] == ["tiny-a", "tiny-b"]
     a = rows[0]
     # tiny-a: clean EM 5/6, perturbed EM 3/6
@@ -77,7 +81,7 @@ def test_headline_reads_report(synthetic_run: Path) -> None:
 
 
 def test_flips_are_right_to_wrong_only(synthetic_run: Path) -> None:
-    run = analysis.load_run(synthetic_run)
+    run = load_run(synthetic_run)
     assert [f.id for f in analysis.flipped(run)] == ["q1", "q3", "q4"]
     assert [f.id for f in analysis.flipped(run, "tiny-b")] == ["q1", "q4", "q5"]
     flip = analysis.flipped(run)[1]
@@ -87,7 +91,7 @@ def test_flips_are_right_to_wrong_only(synthetic_run: Path) -> None:
 
 
 def test_highlight_html_escapes_and_marks(synthetic_run: Path) -> None:
-    run = analysis.load_run(synthetic_run)
+    run = load_run(synthetic_run)
     q4 = next(f for f in analysis.flipped(run) if f.id == "q4")
     assert q4.perturbed_html == (
         'Why did the &lt;b&gt;steam&lt;/b&gt; engine <mark title="fail">neglect</mark> '
@@ -102,12 +106,12 @@ def test_highlight_rejects_unknown_side() -> None:
 
 
 def test_flips_rows_side_by_side(synthetic_run: Path) -> None:
-    rows = analysis.flips_rows(analysis.flipped(analysis.load_run(synthetic_run), "tiny-b"))
+    rows = analysis.flips_rows(analysis.flipped(load_run(synthetic_run), "tiny-b"))
     by_id = {r["id"]: r for r in rows}
     assert by_id["q4"]["perturbed prediction"] == "(no answer)"
     assert by_id["q5"]["gold"] == "(unanswerable)"
     assert by_id["q5"]["clean prediction"] == "(no answer)" and by_id["q5"]["perturbed prediction"] == "area"
-    html = analysis.flips_html(analysis.flipped(analysis.load_run(synthetic_run)), limit=2)
+    html = analysis.flips_html(analysis.flipped(load_run(synthetic_run)), limit=2)
     assert html.count("<tr>") == 3 and "<mark" in html
 
 
@@ -152,7 +156,7 @@ def test_confidence_bin_closes_the_last_bin() -> None:
 
 
 def test_breakdown_by_pos_counts_each_question_once_per_pos(synthetic_run: Path) -> None:
-    rows = {r["group"]: r for r in analysis.breakdown(analysis.load_run(synthetic_run), "pos", bootstrap=0)}
+    rows = {r["group"]: r for r in analysis.breakdown(load_run(synthetic_run), "pos", bootstrap=0)}
     # nouns: q1, q3, q6; verbs: q3, q4, q6; adjective: q5; adverb: q4; unchanged: q2
     assert {g: r["n"] for g, r in rows.items()} == {"noun": 3, "verb": 3, "adjective": 1, "adverb": 1, "unchanged": 1}
     assert list(rows) == ["noun", "verb", "adjective", "adverb", "unchanged"]
@@ -163,7 +167,7 @@ def test_breakdown_by_pos_counts_each_question_once_per_pos(synthetic_run: Path)
 
 
 def test_breakdown_other_dimensions(synthetic_run: Path) -> None:
-    run = analysis.load_run(synthetic_run)
+    run = load_run(synthetic_run)
     counts = {r["group"]: r["n"] for r in analysis.breakdown(run, "substitutions", bootstrap=0)}
     assert counts == {"0": 1, "1": 2, "2": 3}
     kinds = {r["group"]: r["n"] for r in analysis.breakdown(run, "question_type", bootstrap=0)}
@@ -176,7 +180,7 @@ def test_breakdown_other_dimensions(synthetic_run: Path) -> None:
 
 
 def test_breakdown_interval_is_seeded_and_brackets_the_mean(synthetic_run: Path) -> None:
-    run = analysis.load_run(synthetic_run)
+    run = load_run(synthetic_run)
     first = analysis.breakdown(run, "answerable", bootstrap=500, seed=3)
     assert first == analysis.breakdown(run, "answerable", bootstrap=500, seed=3)
     row = first[0]
@@ -186,11 +190,11 @@ def test_breakdown_interval_is_seeded_and_brackets_the_mean(synthetic_run: Path)
 
 def test_breakdown_unknown_dimension(synthetic_run: Path) -> None:
     with pytest.raises(ValueError, match="question_type"):
-        analysis.breakdown(analysis.load_run(synthetic_run), "colour")
+        analysis.breakdown(load_run(synthetic_run), "colour")
 
 
 def test_shared_flips_between_models(synthetic_run: Path) -> None:
-    shared = analysis.shared_flips(analysis.load_run(synthetic_run))
+    shared = analysis.shared_flips(load_run(synthetic_run))
     assert shared["compared"] == 6
     assert shared["all"] == ["q1", "q4"]
     assert shared["own"] == {"tiny-a": ["q3"], "tiny-b": ["q5"]}
@@ -198,9 +202,9 @@ def test_shared_flips_between_models(synthetic_run: Path) -> None:
 
 
 def test_merge_runs_keeps_models_apart(tmp_path: Path) -> None:
-    a = analysis.load_run(write_run(tmp_path / "a", ["tiny-a"]))
-    b = analysis.load_run(write_run(tmp_path / "b", ["tiny-b"]))
-    c = analysis.load_run(write_run(tmp_path / "c", ["tiny-a"]))
+    a = load_run(write_run(tmp_path / "a", ["tiny-a"]))
+    b = load_run(write_run(tmp_path / "b", ["tiny-b"]))
+    c = load_run(write_run(tmp_path / "c", ["tiny-a"]))
     merged = analysis.merge_runs([a, b, c])
     assert merged.models == ["tiny-a@a", "tiny-b", "tiny-a@c"]
     assert len(merged.examples) == 18
@@ -208,7 +212,7 @@ def test_merge_runs_keeps_models_apart(tmp_path: Path) -> None:
 
 
 def test_substituted_words_ranks_flip_causes(synthetic_run: Path) -> None:
-    words = analysis.substituted_words(analysis.load_run(synthetic_run), "tiny-a")
+    words = analysis.substituted_words(load_run(synthetic_run), "tiny-a")
     assert words[0]["flipped"] == 1
     assert {(w["original"], w["replacement"]) for w in words if w["flipped"]} == {
         ("country", "state"), ("ruled", "governed"), ("duchy", "dukedom"), ("fail", "neglect"), ("quickly", "rapidly")
@@ -216,27 +220,32 @@ def test_substituted_words_ranks_flip_causes(synthetic_run: Path) -> None:
 
 
 def test_tables_render(synthetic_run: Path) -> None:
-    rows = analysis.headline(analysis.load_run(synthetic_run))
-    text = analysis.text_table(rows, ["model", "clean_em", "drop_em_ci"])
+    rows = [row.numbers() for row in tables.model_rows([load_run(synthetic_run)])]
+    text = tables.text_table(rows, ["model", "clean_em", "drop_em_ci"])
     assert text.splitlines()[2].startswith("tiny-a  83.33")
-    html = analysis.html_table([{"a": "<x>"}])
+    html = tables.html_table([{"a": "<x>"}])
     assert "&lt;x&gt;" in html
 
 
-def test_plots_draw(synthetic_run: Path, tmp_path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    run = analysis.load_run(synthetic_run)
-    fig = analysis.plot_models(analysis.headline(run))
-    assert len(fig.axes[0].patches) == 8  # 4 series x 2 models
-    fig.savefig(tmp_path / "models.png")
-    fig2 = analysis.plot_breakdown(analysis.breakdown(run, "pos"), "by POS")
-    assert len(fig2.axes[0].patches) == 5
+def test_charts_draw(synthetic_run: Path, tmp_path: Path) -> None:
+    run = load_run(synthetic_run)
+    figure = charts.headline_figure(tables.model_rows([run]))
+    em, f1 = figure.axes
+    assert len(em.patches) == len(f1.patches) == 4  # clean and perturbed bars of 2 models
+    # the perturbed bars carry report.json's drop intervals as error bars
+    (bars,) = [c for c in f1.containers if getattr(c, "errorbar", None) is not None]
+    (caps_low, caps_high) = bars.errorbar.lines[1]
+    drop = run.report["models"][0]["drop"]
+    perturbed_f1 = run.report["models"][0]["perturbed"]["f1"]
+    assert caps_low.get_ydata()[0] == pytest.approx(perturbed_f1 - (drop["f1"] - drop["f1_ci"][0]))
+    assert caps_high.get_ydata()[0] == pytest.approx(perturbed_f1 + (drop["f1_ci"][1] - drop["f1"]))
+    (tmp_path / "models.png").write_bytes(charts.png_bytes(figure))
     assert (tmp_path / "models.png").stat().st_size > 1000
+    breakdown = charts.breakdown_figure(analysis.breakdown(run, "pos"), "by POS")
+    assert len(breakdown.axes[0].patches) == 5
 
 
 def test_error_bars_skip_only_groups_without_interval() -> None:
     rows = [{"drop_f1": -2.0, "drop_f1_ci": (-5.0, 1.0)}, {"drop_f1": 3.0, "drop_f1_ci": None}]
-    assert analysis._error_bars(rows, "drop_f1", "drop_f1_ci") == [[3.0, 0.0], [3.0, 0.0]]
-    assert analysis._error_bars(rows[1:], "drop_f1", "drop_f1_ci") is None
+    assert charts.error_bars(rows, "drop_f1", "drop_f1_ci") == [[3.0, 0.0], [3.0, 0.0]]
+    assert charts.error_bars(rows[1:], "drop_f1", "drop_f1_ci") is None

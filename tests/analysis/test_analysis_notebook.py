@@ -49,3 +49,16 @@ def test_notebook_runs_on_a_real_run(real_run: Path, monkeypatch) -> None:
     assert len(flip_rows) >= 10, f"only {len(flip_rows)} flipped questions with highlighted substitutions shown"
     for heading in ("by pos", "by substitutions", "by question type", "by confidence", "by answerable"):
         assert any(heading in o["data"].get("text/markdown", "") for o in outputs if "data" in o), heading
+
+
+def test_breakdown_intervals_are_drawn_as_report_json_intervals(real_run: Path) -> None:
+    """One bootstrap: the answerable/unanswerable breakdown of a run reproduces report.json's HasAns/NoAns drop."""
+    from robustqa import analysis
+    from robustqa.runs import load_run
+
+    run = load_run(real_run)
+    drop = run.report["models"][0]["drop"]
+    rows = {row["group"]: row for row in analysis.breakdown(run, "answerable")}
+    for group, prefix in (("answerable", "HasAns"), ("unanswerable", "NoAns")):
+        assert rows[group]["drop_f1"] == round(drop[f"{prefix}_f1"], 2)
+        assert rows[group]["drop_f1_ci"] == tuple(round(x, 2) for x in drop[f"{prefix}_f1_ci"])

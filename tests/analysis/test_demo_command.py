@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from robustqa import analysis
+from robustqa.runs import load_run
 
 
 def test_packaged_sample_is_squad_with_both_kinds_of_question() -> None:
@@ -30,7 +31,7 @@ def test_packaged_sample_is_squad_with_both_kinds_of_question() -> None:
 
 def test_demo_with_a_local_model(demo_run: tuple[Path, str]) -> None:
     out, output = demo_run
-    run = analysis.load_run(out)
+    run = load_run(out)
     assert run.report["perturbed_signature"].startswith("recipe:qads@")
     assert len({e["source_id"] for e in run.examples}) == 30
     flips = analysis.flipped(run, changed_only=True)

@@ -6,15 +6,16 @@ import json
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
 import perturbations
-from robustqa.cli import cli
 from robustqa.build import build_dataset
+from robustqa.cli import cli
 from robustqa.squad import dumps_squad, load_squad
 
 QUESTIONS = [

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import perturbations
+from perturbations.records import Substitution
 from robustqa.build import BuildSummary, build_dataset, context_key
 from robustqa.errors import InputError, SpanIntegrityError
 from robustqa.rewrite import apply_substitutions
 from robustqa.squad import Article, Paragraph, SquadDataset, dumps_squad, load_squad, parse_squad
-from perturbations.records import Substitution
 
 
 def qas(document: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:

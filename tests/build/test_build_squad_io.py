@@ -109,7 +109,20 @@ def test_misaligned_answer_is_an_error_naming_the_question(tmp_path: Path) -> No
     with pytest.raises(InputError) as info:
         load_squad(path, check_answers=True)
     text = str(info.value)
-    assert str(path) in text and "article 'Normans', question q1" in text and "--repair-answers" in text
+    assert str(path) in text and "article 'Normans', question q1" in text and "--" not in text
+    assert info.value.setting == "repair"  # the command line names its --repair-answers flag
+
+
+def test_misaligned_answer_through_the_command_names_the_flag(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from robustqa.cli import cli
+
+    path = tmp_path / "shifted.json"
+    path.write_text(json.dumps(tiny(start=20)), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build-dataset", "--input", str(path), "--output", str(tmp_path / "out.json")])
+    assert result.exit_code == 2
+    assert result.stderr.endswith("fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text\n")
 
 
 def test_repair_moves_answer_with_a_warning(tmp_path: Path) -> None:
@@ -184,4 +197,4 @@ def test_hub_offline_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(InputError) as info:
         load_squad_hub("validation", name="robustqa-test/absent-dataset")
-    assert "pass --input FILE" in str(info.value) and "\n" not in str(info.value)
+    assert info.value.setting == "input" and "--" not in str(info.value) and "\n" not in str(info.value)

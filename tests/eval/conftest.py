@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from rqa_evalfakes import FakeRunner, clean_document, perturbed_document, write_json
 
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from rqa_evalfakes import clean_document, perturbed_document, write_json
 
 from robustqa.cli import cli
+
+from rqa_evalfakes import clean_document, perturbed_document, write_json
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "eval"
 
@@ -99,12 +100,15 @@ def test_tiny_eval_prints_table_and_signature(workdir):
         (["tiny-bert", "--clean", "clean.json", "--perturbed", "bad.json"], 2, "perturbed question zz matches no question of the clean file"),
         (["tiny-bert", "--clean", "empty.json"], 2, "the clean file has no questions"),
         (["tiny-bert", "--clean", "clean.json", "--doc-stride", "500"], 2, "doc_stride 500 must be positive and below max_seq_length"),
+        (["tiny-bert", "--clean", "clean.json", "--perturbed", "steam.json", "--limit", "2"], 2,
+         "steam.json: no perturbed question matches the first 2 clean questions; raise --limit or drop it"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(workdir, args, code, message):
     doc = perturbed_document()
     doc["data"][0]["paragraphs"][0]["qas"][0]["id"] = "zz"
     write_json(workdir / "bad.json", doc)
+    write_json(workdir / "steam.json", dict(perturbed_document(), data=perturbed_document()["data"][1:]))
     write_json(workdir / "empty.json", {"version": "v2.0", "data": []})
     result = invoke(["eval", *args, "--output-dir", "failed", "--quiet"], workdir)
     assert result.exit_code == code

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from robustqa.errors import InputError, ModelLoadError
-from robustqa.evaluation import EvalConfig, PredictionCache, run_evaluation
+from robustqa.evaluation import EvalConfig, run_evaluation
 from robustqa.inference import InferenceSettings
 from robustqa.metric import evaluate_files
+from robustqa.prediction_cache import PredictionCache
 from robustqa.signature import Signature
 from robustqa.squad import load_squad
 

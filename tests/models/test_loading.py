@@ -122,6 +122,6 @@ def test_int8_with_autocast_is_refused_up_front() -> None:
     from robustqa.inference import InferenceSettings
 
     for precision in ("bf16", "fp16"):
-        with pytest.raises(InputError, match="--int8 cannot run under"):
+        with pytest.raises(InputError, match="int8 cannot run under"):
             InferenceSettings(int8=True, precision=precision)
     assert InferenceSettings(int8=True, precision="auto").int8 and InferenceSettings(int8=True, precision="fp32").int8

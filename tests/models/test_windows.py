@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from test_tiny_models import EXAMPLES, LONG
 
 from robustqa.inference import build_windows, length_sorted_batches
 from robustqa.squad import QAExample
-from test_tiny_models import EXAMPLES, LONG
 
 
 def _tokenizer(folder: Path):

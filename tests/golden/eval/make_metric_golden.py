@@ -79,7 +79,7 @@ def main(data_path: str) -> None:
         for qa in paragraph["qas"]
     ]
     reference = {
-        "produced_by": "transformers %s squad_metrics.squad_evaluate" % __import__("transformers").__version__,
+        "produced_by": f"transformers {__import__('transformers').__version__} squad_metrics.squad_evaluate",
         "data": Path(data_path).name,
         "with_na_probs": {
             str(t): dict(squad_metrics.squad_evaluate(examples, preds, na_probs, t)) for t in THRESHOLDS

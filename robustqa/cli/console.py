@@ -1,0 +1,76 @@
+"""What the commands print: the terminal console, the comparison table, the build and eval summaries.
+
+Shared by the commands (and the demo, which prints what build-dataset and eval print), so each text has
+one source.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from robustqa.build import BuildSummary
+    from robustqa.evaluation import EvalResult
+    from robustqa.runs.load import Run
+
+TABLE_TITLE = "robustqa: clean vs perturbed (official SQuAD 2.0 EM/F1, points)"
+
+
+def console(stream: object = None) -> Console:
+    """A rich console; wide when not a terminal so that piped tables are not folded."""
+    from rich.console import Console
+
+    file = stream or sys.stdout
+    is_tty = getattr(file, "isatty", lambda: False)()
+    return Console(file=file, width=None if is_tty else 400, soft_wrap=False)
+
+
+def print_comparison(runs: Sequence[Run]) -> None:
+    """The report table of every model of every run in the terminal, then each run's signature."""
+    from robustqa.tables import COLUMNS, report_cells, rich_table, signatures
+
+    out = console()
+    out.print(rich_table(report_cells(runs), COLUMNS, TABLE_TITLE))
+    for label, signature in signatures(runs):
+        out.print(f"signature{f' ({label})' if label else ''}: {signature}", markup=False, highlight=False, soft_wrap=True)
+
+
+def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
+    """The closing lines of `robustqa build-dataset`."""
+    share = 100.0 * summary.changed / summary.questions if summary.questions else 0.0
+    rate = summary.questions / summary.seconds if summary.seconds > 0 else 0.0
+    skipped = ", ".join(f"{reason} {count:,}" for reason, count in sorted(summary.skipped, key=lambda x: (-x[1], x[0])))
+    lines = [
+        f"wrote {output}",
+        f"  questions read     {summary.questions:,}",
+        f"  questions written  {summary.written:,}",
+        f"  changed            {summary.changed:,} ({share:.1f}%)",
+        f"  substitutions      {summary.substitutions:,}",
+        "  words skipped      " + (skipped or "none"),
+        f"  seconds            {summary.seconds:.2f} ({rate:,.0f} questions/s)",
+        f"  signature          {signature}",
+    ]
+    return "\n".join(lines)
+
+
+def print_eval_result(result: EvalResult) -> None:
+    """The table and signature (stdout), then what each model predicted, reused or took from its cache (stderr)."""
+    from robustqa.runs.load import Run
+
+    print_comparison([Run(result.output_dir, result.report)])
+    for outcome in result.outcomes:
+        parts = [f"clean: {outcome.clean.predicted} predicted, {outcome.clean.from_cache} from cache"]
+        if outcome.perturbed is not None:
+            parts.append(
+                f"perturbed: {outcome.perturbed.predicted} predicted, {outcome.perturbed.from_cache} from cache, "
+                f"{outcome.perturbed.reused} reused from clean (unchanged)"
+            )
+        click.echo(f"{outcome.slug}: " + "; ".join(parts), err=True)
+    click.echo(f"wrote {result.output_dir}/report.json", err=True)

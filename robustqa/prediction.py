@@ -1,0 +1,105 @@
+"""Predicting one set with one model runner: chunk by chunk through the cache, on one or many processes.
+
+Under `torchrun` every process runs the same chunk loop (the runner's collectives need that); only the
+main process decides what is left to do (and broadcasts it) and only it appends to the cache. A perturbed
+question whose question and context equal its clean question's takes the clean prediction (it would be
+the same), so only changed questions reach the model.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from robustqa import distributed
+from robustqa.prediction_cache import PredictionCache
+from robustqa.squad import QAExample
+
+DEFAULT_CHUNK = 256
+
+
+class Runner(Protocol):
+    """What prediction needs from a model runner (robustqa.inference.QAModelRunner, or a test double)."""
+
+    model_fingerprint: str
+
+    def predict(self, examples: Sequence[QAExample], *, on_progress: Callable[[int], None] | None = None) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class SetPredictions:
+    """Texts and null odds of one set, and how they were obtained."""
+
+    texts: dict[str, str]
+    null_odds: dict[str, float]
+    predicted: int = 0
+    from_cache: int = 0
+    reused: int = 0
+
+
+def _progress_bar(total: int, description: str, enabled: bool) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=description, unit="q", file=sys.stderr, disable=not enabled, dynamic_ncols=True, leave=True)
+
+
+def predict_set(
+    runner: Runner,
+    examples: Sequence[QAExample],
+    cache: PredictionCache,
+    *,
+    chunk_size: int = DEFAULT_CHUNK,
+    description: str,
+    progress: bool,
+) -> SetPredictions:
+    """Predict every example not yet in the cache, chunk by chunk, appending each chunk to the cache.
+
+    On processes other than the main one the texts and null odds are empty.
+    """
+    main = distributed.is_main_process()
+    done = cache.load() if main else {}
+    todo_ids: list[str] = [ex.id for ex in examples if ex.id not in done] if main else []
+    todo_ids = distributed.broadcast_object(todo_ids)
+    wanted = set(todo_ids)
+    # Chunks exist for resuming; ordering the work by length first keeps each chunk's windows of similar
+    # size, so the runner's length-sorted batches pad as little as one global sort would.
+    todo = sorted((ex for ex in examples if ex.id in wanted), key=lambda ex: len(ex.context) + len(ex.question))
+    bar = _progress_bar(len(todo), description, progress and main and bool(todo))
+    try:
+        for start in range(0, len(todo), chunk_size):
+            chunk = todo[start : start + chunk_size]
+            predictions = runner.predict(chunk, on_progress=bar.update)
+            if main:
+                missing = [ex.id for ex in chunk if ex.id not in predictions]
+                if missing:
+                    raise RuntimeError(f"the model runner returned no prediction for question {missing[0]}")
+                rows = [(ex.id, predictions[ex.id].text, float(predictions[ex.id].null_odds)) for ex in chunk]
+                cache.append(rows)
+                done.update((pid, (text, odds)) for pid, text, odds in rows)
+    finally:
+        bar.close()
+    if not main:
+        return SetPredictions({}, {}, predicted=len(todo))
+    texts = {ex.id: done[ex.id][0] for ex in examples}
+    odds = {ex.id: done[ex.id][1] for ex in examples}
+    return SetPredictions(texts, odds, predicted=len(todo), from_cache=len(examples) - len(todo))
+
+
+def with_reused(
+    ran: SetPredictions,
+    clean: SetPredictions,
+    perturbed: Sequence[QAExample],
+    source_of: Mapping[str, str],
+    changed: Mapping[str, bool],
+) -> SetPredictions:
+    """The perturbed set's predictions: those of the changed questions as `ran`, the others their clean question's."""
+    texts: dict[str, str] = {}
+    odds: dict[str, float] = {}
+    for ex in perturbed:
+        source = source_of[ex.id]
+        texts[ex.id] = ran.texts[ex.id] if changed[ex.id] else clean.texts[source]
+        odds[ex.id] = ran.null_odds[ex.id] if changed[ex.id] else clean.null_odds[source]
+    reused = sum(1 for ex in perturbed if not changed[ex.id])
+    return SetPredictions(texts, odds, ran.predicted, ran.from_cache, reused)

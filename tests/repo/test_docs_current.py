@@ -1,0 +1,89 @@
+"""The examples of CLI output in README.md and docs/*.md match what the current code prints.
+
+Every `name@version` of a built-in recipe must be that recipe's current version, and every signature
+(`recipe:...|...` of a built file, `clean:...|...` of a run) must have the keys the code writes, in its
+order, with the current recipe versions, recipe parameters and robustqa version. A recipe bump or a new
+signature field then fails here until the documentation follows.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import perturbations
+from robustqa import __version__
+from robustqa.build import build_signature
+from robustqa.eval_data import EvalData
+from robustqa.evaluation import EvalConfig, eval_signature
+from robustqa.inference import InferenceSettings
+from robustqa.signature import Signature
+
+REPO = Path(__file__).resolve().parents[2]
+DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+SIGNATURE = re.compile(r"(?<![\w:])(?:recipe|clean):[^\s|`'\"]*(?:\|[^\s|`'\"]+)+")
+
+
+def documented(pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    return [(path.name, match.group(0)) for path in DOCUMENTS for match in pattern.finditer(path.read_text(encoding="utf-8"))]
+
+
+def _recipe_idents() -> re.Pattern[str]:
+    names = "|".join(re.escape(r.name) for r in sorted(perturbations.list_recipes(), key=lambda r: -len(r.name)))
+    return re.compile(rf"(?<![\w-])(?:{names})@\d+(?:\.\d+)*")
+
+
+def build_keys() -> list[str]:
+    return [key for key, _ in build_signature(perturbations.get_recipe("qads"), seed=13, variants=None).items]
+
+
+def run_keys() -> list[str]:
+    """Every key a run signature can have, in the order the code writes them (optional ones included)."""
+    data = EvalData([], [], {}, {}, {}, "c" * 12, "p" * 12, "qads@1.1", None)
+    config = EvalConfig(Path("c"), Path("p"), Path("o"), InferenceSettings(precision="bf16"), limit=5)
+    everything = eval_signature(data, [], config, na_prob_thresh=2.0)
+    keys = [key for key, _ in everything.items]
+    keys.insert(keys.index("null_threshold") + 1, "int8")  # int8 and bf16 exclude each other; both follow null_threshold
+    return keys
+
+
+def test_the_documents_show_signatures_and_recipes() -> None:
+    """The checks below have something to check (the README shows both kinds of signature)."""
+    signatures = [text for _, text in documented(SIGNATURE)]
+    assert any(text.startswith("recipe:") for text in signatures) and any(text.startswith("clean:") for text in signatures)
+    assert documented(_recipe_idents())
+
+
+@pytest.mark.parametrize(("document", "ident"), documented(_recipe_idents()))
+def test_documented_recipe_versions_are_current(document: str, ident: str) -> None:
+    current = {r.name: r.ident for r in perturbations.list_recipes()}
+    assert ident == current[ident.partition("@")[0]], f"{document} shows {ident}; the code is at {current[ident.partition('@')[0]]}"
+
+
+@pytest.mark.parametrize(("document", "text"), documented(SIGNATURE))
+def test_documented_signatures_match_the_code(document: str, text: str) -> None:
+    signature = Signature.parse(text)
+    keys = [key for key, _ in signature.items]
+    fields = signature.to_dict()
+    assert fields["robustqa"] == __version__ and keys[-1] == "robustqa"
+    if keys[0] == "recipe":
+        assert keys == build_keys(), f"{document}: build signature keys {keys}"
+        recipe = perturbations.get_recipe(fields["recipe"].partition("@")[0])
+        expected = build_signature(recipe, seed=int(fields["seed"]), variants=None).to_dict()
+        for key in ("recipe", "wsd", "threshold", "pos", "context", "rate", "min_subs", "max_subs", "wordnet"):
+            assert fields[key] == expected[key], f"{document}: {key}:{fields[key]} but the code writes {key}:{expected[key]}"
+    else:
+        order = run_keys()
+        assert all(key in order for key in keys), f"{document}: unknown run signature keys {set(keys) - set(order)}"
+        assert keys == [key for key in order if key in keys], f"{document}: run signature keys out of order: {keys}"
+        mandatory = ["clean", "perturbed", "recipe", "models", "max_seq_length", "doc_stride", "n_best", "max_answer_length", "null_threshold", "bootstrap", "seed", "robustqa"]
+        assert set(mandatory) <= set(keys), f"{document}: run signature lacks {set(mandatory) - set(keys)}"
+        current = {r.ident for r in perturbations.list_recipes()}
+        assert fields["recipe"] in current | {"none", "unknown"} or fields["recipe"].startswith("<"), f"{document}: recipe {fields['recipe']}"
+
+
+def test_the_readme_stays_short() -> None:
+    """A newcomer's page: measurements live in docs/benchmarks.md, formats in docs/FORMATS.md."""
+    assert len((REPO / "README.md").read_text(encoding="utf-8").splitlines()) <= 300

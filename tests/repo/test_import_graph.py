@@ -1,0 +1,154 @@
+"""No runtime import cycle among the modules of `robustqa/` and `perturbations/`, and the engine imports
+nothing of the application.
+
+The graph is read from the source (AST), so it sees imports inside functions as well as at the top, and
+leaves out those under `if TYPE_CHECKING:` (they never run). Importing `a.b.c` runs the packages `a` and
+`a.b` first, so an import also depends on the `__init__` of every package above its target (except the
+importer's own packages, which are already running).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGES = ("robustqa", "perturbations")
+
+
+def module_files(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
+    modules = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            modules[".".join(parts)] = path
+    return modules
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imported_names(tree: ast.AST, module: str, is_package: bool, *, runtime_only: bool) -> set[str]:
+    """Dotted names this module imports (a `from m import x` gives both `m` and `m.x`)."""
+    package = module if is_package else module.rpartition(".")[0]
+    names: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if runtime_only and isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            target = ".".join(p for p in ((base if node.level else ""), node.module or "") if p)
+            names.add(target)
+            names.update(f"{target}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return names
+
+
+def import_graph(root: Path = REPO, packages: tuple[str, ...] = PACKAGES, *, runtime_only: bool = True) -> dict[str, set[str]]:
+    """module -> the modules of `packages` that importing it runs first."""
+    modules = module_files(root, packages)
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        own_packages = {".".join(module.split(".")[:i]) for i in range(1, module.count(".") + 2)}
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        edges: set[str] = set()
+        for name in _imported_names(tree, module, path.name == "__init__.py", runtime_only=runtime_only):
+            parts = name.split(".")
+            for i in range(1, len(parts) + 1):
+                target = ".".join(parts[:i])
+                if target in modules and target not in own_packages:
+                    edges.add(target)
+        edges.discard(module)
+        graph[module] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                connect(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return found
+
+
+def a_cycle(graph: dict[str, set[str]], component: list[str]) -> list[str]:
+    """One concrete loop through a component, for the failure message."""
+    members = set(component)
+    path = [component[0]]
+    while True:
+        following = sorted(graph[path[-1]] & members)
+        step = next((m for m in following if m == component[0] or m not in path), following[0])
+        path.append(step)
+        if step in path[:-1]:
+            return path[path.index(step) :]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_runtime_import_cycle(package: str) -> None:
+    graph = import_graph()
+    touching = [c for c in cycles(graph) if any(m == package or m.startswith(package + ".") for m in c)]
+    assert not touching, "runtime import cycles: " + "; ".join(" -> ".join(a_cycle(graph, c)) for c in touching)
+
+
+def test_engine_imports_nothing_of_the_application() -> None:
+    graph = import_graph(runtime_only=False)  # TYPE_CHECKING imports count too
+    offending = {m: sorted(t for t in targets if t.split(".")[0] == "robustqa") for m, targets in graph.items() if m.split(".")[0] == "perturbations"}
+    assert not {m: t for m, t in offending.items() if t}
+
+
+def test_the_graph_sees_function_level_imports_and_skips_type_checking(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import c\n\ndef f():\n    from pkg.b import g\n")
+    (package / "b.py").write_text("import pkg.sub.d\n")
+    (package / "c.py").write_text("from . import a\n")
+    (package / "sub" / "__init__.py").write_text("from pkg import a\n")
+    (package / "sub" / "d.py").write_text("")
+    graph = import_graph(tmp_path, ("pkg",))
+    assert graph["pkg.a"] == {"pkg.b"}  # the function-level import, not the TYPE_CHECKING one
+    assert graph["pkg.b"] == {"pkg.sub", "pkg.sub.d"}  # importing pkg.sub.d runs pkg/sub/__init__ first
+    assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub"]]
+    assert import_graph(tmp_path, ("pkg",), runtime_only=False)["pkg.a"] == {"pkg.b", "pkg.c"}
