@@ -14,13 +14,14 @@ The figure behind every robustness drop. It follows ../shared/validity/README.md
    into parts, one per reviewer.
 2. Reviewers judge each item with the rules in RULES (same meaning: yes/no; fluency 3/2/1; note) and
    write `judgments-<part>.jsonl`.
-3. `score`: join judgments and key; per setting and for nlpaug, the share keeping the meaning with a 95%
-   Wilson interval, the fluency counts, and the coverage (share of the 6,078 questions the setting
-   changes); written to docs/benchmarks.md.
+3. `score`: join judgments and key of every complete review; per setting and for nlpaug, the share
+   keeping the meaning with a 95% Wilson interval, the fluency counts, and the coverage (share of the
+   6,078 questions the setting changes); recorded in docs/benchmarks.md beside the shared review of
+   qads@1.1.
 
     NLTK_DATA=../shared/nltk_data python benchmarks/validity_review.py sheet --name NAME \
         --setting default=qads --setting strict=qads:max_substitutions=1 [--n 160] [--parts 3]
-    NLTK_DATA=../shared/nltk_data python benchmarks/validity_review.py score --name NAME
+    NLTK_DATA=../shared/nltk_data python benchmarks/validity_review.py score
 """
 
 from __future__ import annotations
@@ -33,9 +34,12 @@ import os
 import random
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+
+from _common import recorded
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -269,8 +273,35 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def score(args: argparse.Namespace) -> None:
-    folder = REVIEWS / args.name
+def _row(label: str, judged: list[dict[str, Any]], coverage: float | None) -> str:
+    n = len(judged)
+    same = sum(bool(j["same_meaning"]) for j in judged)
+    flu = [sum(j["fluency"] == f for j in judged) for f in (3, 2, 1)]
+    low, high = wilson(same, n)
+    return (
+        f"| {label} | {n} | {100 * same / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}] | "
+        f"{100 * flu[0] / n:.0f}% / {100 * flu[1] / n:.0f}% / {100 * flu[2] / n:.0f}% | "
+        + (f"{100 * coverage:.1f}%" if coverage is not None else "-")
+        + " |"
+    )
+
+
+_HEADER = ["| setting | judged | same meaning | natural / awkward / broken | questions changed (of 6,078) |", "|---|---|---|---|---|"]
+
+
+def shared_v1_table() -> str:
+    """The review that shipped with ../shared (qads@1.1 and nlpaug, 120 questions each), recomputed."""
+    rows = read_jsonl(JUDGED)
+    tools = sorted({r["tool"] for r in rows}, key=lambda t: (not t.startswith("robustqa"), t))
+    lines = [_row(tool, [r for r in rows if r["tool"] == tool], None) for tool in tools]
+    return "\n".join(
+        [f"`../shared/validity/{JUDGED.name}` (the earlier blind review of qads@1.1, recomputed):", "", *_HEADER, *lines]
+    )
+
+
+def review_table(name: str) -> str | None:
+    """The figures of one review folder; None while judgments are missing."""
+    folder = REVIEWS / name
     meta = json.loads((folder / "meta.json").read_text())
     key = {row["item"]: row for row in read_jsonl(folder / "key.jsonl")}
     judgments: dict[str, dict[str, Any]] = {}
@@ -281,43 +312,37 @@ def score(args: argparse.Namespace) -> None:
             judgments[row["item"]] = row
     missing = sorted(set(key) - set(judgments))
     if missing:
-        raise SystemExit(f"{len(missing)} items not judged yet (first: {missing[0]})")
+        print(f"{name}: {len(missing)} of {len(key)} items not judged yet (first: {missing[0]}); left out")
+        return None
     tools = list(meta["settings"]) + ([NLPAUG] if meta["nlpaug"] else [])
-    rows = []
+    lines = []
     for tool in tools:
-        mine = [judgments[item] for item, k in key.items() if tool in k["tools"]]
-        n = len(mine)
-        same = sum(bool(j["same_meaning"]) for j in mine)
-        flu = [sum(j["fluency"] == f for j in mine) for f in (3, 2, 1)]
-        low, high = wilson(same, n)
-        label = tool if tool == NLPAUG else f"{tool}: {meta['settings'][tool]['recipe']}" + (
-            "" if not meta["settings"][tool]["overrides"] else " " + ",".join(f"{k}={v}" for k, v in meta["settings"][tool]["overrides"].items())
-        )
-        cover = meta["coverage"].get(tool)
-        rows.append(
-            f"| {label} | {n} | {100 * same / n:.1f}% [{100 * low:.1f}, {100 * high:.1f}] | "
-            f"{100 * flu[0] / n:.0f}% / {100 * flu[1] / n:.0f}% / {100 * flu[2] / n:.0f}% | "
-            + (f"{100 * cover:.1f}%" if cover is not None else "-")
-            + " |"
-        )
-    body = "\n".join(
+        judged = [judgments[item] for item, k in key.items() if tool in k["tools"]]
+        if tool == NLPAUG:
+            label = tool
+        else:
+            setting = meta["settings"][tool]
+            extra = ",".join(f"{k}={v}" for k, v in setting["overrides"].items())
+            label = f"{tool}: {setting['recipe']}" + (f" {extra}" if extra else "")
+        lines.append(_row(label, judged, meta["coverage"].get(tool)))
+    return "\n".join(
         [
-            f"Blind review `{args.name}`: {meta['items']} items from a random pool of {meta['pool']} questions of "
+            f"Review `{name}`: {meta['items']} items from a random pool of {meta['pool']} questions of "
             f"{meta['source']} (pool seed {meta['pool_seed']}, build seed {meta['build_seed']}; ids outside "
             "judged-pairs-v1 and in the half reserved for review), tool hidden, rules in "
-            f"`benchmarks/validity/{args.name}/RULES.md`; sheets, key and judgments in that folder. "
+            f"`benchmarks/validity/{name}/RULES.md`; sheets, key and judgments in that folder. "
             f"nlpaug ran on the questions `{meta['first_setting']}` changed. Intervals: 95% Wilson.",
             "",
-            "| setting | judged | same meaning | natural / awkward / broken | questions changed (of 6,078) |",
-            "|---|---|---|---|---|",
-            *rows,
+            *_HEADER,
+            *lines,
         ]
     )
-    print(body)
-    if not args.no_write:
-        from benchmarks_doc import write_section
 
-        write_section(f"validity-{args.name}", f"Validity: blind review `{args.name}`", "benchmarks/validity_review.py score --name " + args.name, body)
+
+def score(args: argparse.Namespace) -> None:
+    names = [args.name] if args.name else sorted(p.name for p in REVIEWS.iterdir() if (p / "meta.json").exists()) if REVIEWS.exists() else []
+    tables = [shared_v1_table()] + [t for t in (review_table(n) for n in names) if t is not None]
+    print("\n\n".join(tables))
 
 
 def main() -> None:
@@ -330,11 +355,14 @@ def main() -> None:
     s.add_argument("--seed", type=int, default=2026)
     s.add_argument("--parts", type=int, default=3)
     s.add_argument("--no-nlpaug", action="store_true")
-    c = sub.add_parser("score", help="join judgments and key; print and write the figures")
-    c.add_argument("--name", required=True)
-    c.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    c = sub.add_parser("score", help="join judgments and key of every review (or one); print and record the figures")
+    c.add_argument("--name", help="only this review (the section then holds only it)")
     args = ap.parse_args()
-    make_sheet(args) if args.command == "sheet" else score(args)
+    if args.command == "sheet":
+        make_sheet(args)
+        return
+    with recorded(__file__):
+        score(args)
 
 
 if __name__ == "__main__":
