@@ -24,6 +24,7 @@ _COMMANDS: dict[str, str] = {
     "models": "robustqa.cli.eval_cmds:models",
     "report": "robustqa.cli.report_cmds:report",
     "demo": "robustqa.cli.report_cmds:demo",
+    "import": "robustqa.cli.import_cmds:import_command",
 }
 
 
