@@ -91,11 +91,15 @@ class InferenceSettings:
 
 @dataclass(frozen=True)
 class Prediction:
-    """One question's answer: text "" means "no answer"; null_odds = null score − best span score."""
+    """One question's answer: text "" means "no answer"; null_odds = null score − best span score.
+
+    `best_span` is the best non-null span whatever the null odds (what SQuAD v1.1 rules answer); None
+    when the runner that made the prediction does not report it."""
 
     id: str
     text: str
     null_odds: float
+    best_span: str | None = None
 
 
 @dataclass
@@ -374,7 +378,7 @@ class QAModelRunner:
                 [choices[w] for w in ws], [windows.offsets[w] for w in ws], example.context,
                 null_threshold=settings.null_threshold,
             )
-            predictions[example.id] = Prediction(example.id, decoded.text, decoded.null_odds)
+            predictions[example.id] = Prediction(example.id, decoded.text, decoded.null_odds, decoded.best_span)
         return predictions
 
     # ------------------------------------------------------------------ public

@@ -10,7 +10,13 @@ from robustqa.errors import InputError
 from robustqa.importers.addonesent import ADDONESENT
 from robustqa.importers.addsent import ADDSENT
 from robustqa.importers.adversarial_qa import ADVERSARIAL_QA
-from robustqa.importers.base import CLEAN_FILE, PERTURBED_FILE, ImportedSet, Importer, write_import
+from robustqa.importers.base import (
+    CLEAN_FILE,
+    PERTURBED_FILE,
+    ImportedSet,
+    Importer,
+    write_import,
+)
 from robustqa.importers.squad_shifts import SQUAD_SHIFTS
 
 IMPORTERS: dict[str, Importer] = {importer.name: importer for importer in (ADDSENT, ADDONESENT, SQUAD_SHIFTS, ADVERSARIAL_QA)}

@@ -15,9 +15,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from robustqa.errors import InputError
-from robustqa.importers.base import ImportedSet, Importer, load_json_input, parse_checked, require_answers, sha12
+from robustqa.importers.base import (
+    ImportedSet,
+    Importer,
+    load_json_input,
+    parse_checked,
+    require_answers,
+    sha12,
+)
 from robustqa.importers.squad_shifts import answered, refuse_copies, summary_counts
-from robustqa.squad import SquadDataset, check_answer_offsets, check_unique_ids, dataset_to_dict, squad_from_rows
+from robustqa.squad import (
+    SquadDataset,
+    check_answer_offsets,
+    check_unique_ids,
+    dataset_to_dict,
+    squad_from_rows,
+)
 
 HUB_DATASET = "UCLNLP/adversarial_qa"
 CONFIGS = ("adversarialQA", "dbidaf", "dbert", "droberta")

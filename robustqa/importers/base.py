@@ -11,9 +11,10 @@ on them names what it ran on.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from robustqa.errors import InputError, OutputError
 from robustqa.outputs import write_text_atomic

@@ -14,7 +14,14 @@ from pathlib import Path
 
 from robustqa.errors import InputError
 from robustqa.importers.addsent import pair_by_id
-from robustqa.importers.base import ImportedSet, Importer, answered_question, load_json_input, parse_checked, require_answers
+from robustqa.importers.base import (
+    ImportedSet,
+    Importer,
+    answered_question,
+    load_json_input,
+    parse_checked,
+    require_answers,
+)
 from robustqa.squad import SquadDataset
 
 
