@@ -1,4 +1,4 @@
-"""ELECTRA, BERT and RoBERTa end to end with tiny random models: windows, batching, decoding.
+"""ELECTRA, BERT, RoBERTa and ALBERT end to end with tiny random models: windows, batching, decoding.
 
 The reference here is deliberately naive: every window on its own (no batching, no padding), every
 (start, end) pair in the context tried. The runner must agree with it whatever the batch size.
@@ -63,7 +63,7 @@ def _reference(runner: QAModelRunner, examples: list[QAExample], max_answer_leng
     return out_map
 
 
-@pytest.mark.parametrize("architecture", ["electra", "bert", "roberta"])
+@pytest.mark.parametrize("architecture", ["electra", "bert", "roberta", "albert"])
 def test_runner_matches_unbatched_brute_force(tiny_models: dict[str, Path], architecture: str) -> None:
     spec = resolve_model(str(tiny_models[architecture]))
     runner = QAModelRunner(spec, InferenceSettings(batch_size=3, n_best=10_000, device="cpu"))
@@ -86,7 +86,7 @@ def test_runner_matches_unbatched_brute_force(tiny_models: dict[str, Path], arch
         assert (p.text == "") == (p.null_odds > 0)
 
 
-@pytest.mark.parametrize("architecture", ["electra", "bert", "roberta"])
+@pytest.mark.parametrize("architecture", ["electra", "bert", "roberta", "albert"])
 def test_batch_size_does_not_change_answers(tiny_models: dict[str, Path], architecture: str) -> None:
     spec = resolve_model(str(tiny_models[architecture]))
     one = QAModelRunner(spec, InferenceSettings(batch_size=1, device="cpu")).predict(EXAMPLES)
