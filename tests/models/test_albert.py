@@ -6,10 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from test_tiny_models import EXAMPLES
 
 from robustqa.inference import InferenceSettings, QAModelRunner, build_windows
-from robustqa.models import MODEL_ALIASES, load_model_and_tokenizer, request_segment_ids, resolve_model
-from test_tiny_models import EXAMPLES
+from robustqa.models import (
+    MODEL_ALIASES,
+    load_model_and_tokenizer,
+    request_segment_ids,
+    resolve_model,
+)
 
 
 def test_albert_aliases_name_their_cards():
@@ -57,7 +62,8 @@ def test_sentencepiece_offsets_slice_the_token_text(tiny_models: dict[str, Path]
 
 def test_models_without_a_segment_embedding_are_left_alone():
     class Tokenizer:
-        model_input_names = ["input_ids", "attention_mask"]
+        def __init__(self) -> None:
+            self.model_input_names = ["input_ids", "attention_mask"]
 
     class Config:
         type_vocab_size = 1
