@@ -126,12 +126,15 @@ def _fit_questions(tokenizer: Any, questions: list[str], max_tokens: int) -> lis
     to the limit at 384 tokens; tiny test models with 64 positions do."""
     lengths = [len(ids) for ids in tokenizer(questions, add_special_tokens=False)["input_ids"]]
     long = [i for i, n in enumerate(lengths) if n > max_tokens]
-    if not long:
-        return questions
     fitted = list(questions)
-    offsets = tokenizer([questions[i] for i in long], add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
-    for i, spans in zip(long, offsets):
-        fitted[i] = questions[i][: spans[max_tokens - 1][1]]
+    while long:
+        # A unigram (SentencePiece) tokenizer may split the cut text into more tokens than it had as a
+        # prefix, so cut again until it fits; every round shortens the text, so this ends.
+        offsets = tokenizer([fitted[i] for i in long], add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
+        for i, spans in zip(long, offsets):
+            fitted[i] = fitted[i][: min(spans[max_tokens - 1][1], len(fitted[i]) - 1)]
+        lengths = [len(ids) for ids in tokenizer([fitted[i] for i in long], add_special_tokens=False)["input_ids"]]
+        long = [i for i, n in zip(long, lengths) if n > max_tokens]
     return fitted
 
 

@@ -28,7 +28,13 @@ from robustqa.metric import (
     summarize,
     summarize_v1,
 )
-from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, build_pairs, compute_drop, flip_counts
+from robustqa.stats import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    build_pairs,
+    compute_drop,
+    flip_counts,
+)
 
 METRIC_NAME = "robustqa_squad"
 RULES = {"squad_v2": "2.0", "default": "2.0", "squad": "1.1"}  # evaluate config name -> SQuAD rules

@@ -78,14 +78,15 @@ class AdversarialQAImporter(Importer):
             raw, digest = load_json_input(source, hint=hint)
             dataset = parse_checked(raw, path=source, hint=hint)
             label = Path(source).name
+        path = label if hub is not None else source  # errors name the file as given
         if len(dataset) == 0:
-            raise InputError("no questions", path=label, hint=hint)
+            raise InputError("no questions", path=path, hint=hint)
         require_answers(
             dataset,
             set_title=self.title,
             hint="the test split's answers are not public, so it cannot be scored; use the validation split (dev.json)",
         )
-        refuse_copies(dataset, path=label, title=self.title)
+        refuse_copies(dataset, path=path, title=self.title)
         dataset = answered(dataset)
         return ImportedSet(dataset, None, label, digest, summary_counts(dataset))
 

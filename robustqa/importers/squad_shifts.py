@@ -39,9 +39,9 @@ def refuse_copies(dataset: SquadDataset, *, path: str, title: str) -> None:
     paired, _ = pair_by_id(ids)
     if paired:
         copy_id, original_id = next(iter(paired.items()))
+        more = f" ({len(paired) - 1} more are copies)" if len(paired) > 1 else ""
         raise InputError(
-            f"question {copy_id} is a copy of question {original_id} (and {len(paired) - 1} more are copies), "
-            f"but {title} has no paired questions",
+            f"question {copy_id} is a copy of question {original_id}{more}, but {title} has no paired questions",
             path=path,
             hint="this looks like AddSent or AddOneSent; import it with that importer",
         )

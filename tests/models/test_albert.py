@@ -74,3 +74,16 @@ def test_models_without_a_segment_embedding_are_left_alone():
     Config.type_vocab_size = 2
     request_segment_ids(tokenizer, Config())
     assert tokenizer.model_input_names == ["input_ids", "attention_mask", "token_type_ids"]
+
+
+def test_long_question_cut_for_a_unigram_tokenizer_fits_its_window(tiny_models: dict[str, Path]):
+    """Cut at a token boundary, this question re-tokenizes into one token more than it had as a prefix (the
+    unigram segmentation of the cut word changes); the cut is repeated until it fits, instead of the
+    tokenizer aborting on a window with no room for the context."""
+    from robustqa.squad import QAExample
+
+    _, tokenizer, _ = load_model_and_tokenizer(resolve_model(str(tiny_models["albert"])))
+    question = 'Who was one man who joined hands and said "Lord of the Church, we are united in Thee...?"'
+    context = "The Methodist and Evangelical United Brethren churches joined hands in 1968."
+    windows = build_windows(tokenizer, [QAExample("q", question, context, (), True, "T", "q", question, context)], 64, 32)
+    assert len(windows) >= 1 and all(len(ids) <= 64 for ids in windows.input_ids)
