@@ -162,10 +162,6 @@ def test_adversarial_qa_offline_is_one_line(monkeypatch, tmp_path: Path):
     assert "give the released SQuAD-style JSON file" in result.output and len(result.output.strip().splitlines()) == 1
 
 
-def _bad(document_or_text) -> object:
-    return document_or_text
-
-
 def _with(document: dict, change) -> dict:
     change(document)
     return document
