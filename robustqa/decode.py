@@ -5,7 +5,8 @@ the reference `run_qa` post-processing: per question, the null score is the *min
 the start+end logits at the CLS position; the best span is searched among the top `n_best` start and end
 positions of each window that lie in the context (end >= start, at most `max_answer_length` tokens); the
 answer is sliced from the original context by character offsets; it is "" when
-`null_score - best_span_score > null_threshold`. The difference itself is the official na_prob value.
+`null_score - best_span_score > null_threshold`. The difference itself is the official na_prob value. The best
+span itself is kept beside the answer: SQuAD v1.1 rules, which never abstain, answer with it.
 
 Everything is vectorised over windows with numpy: the runner calls `best_spans` once per chunk of
 windows, then `decode_question` per question only reduces a handful of numbers.
@@ -91,8 +92,13 @@ def best_spans(
 
 @dataclass(frozen=True)
 class Decoded:
+    """The answer under SQuAD 2.0 rules (`text`, "" to abstain) and the best non-null span (`best_span`), which
+    SQuAD v1.1 rules answer with: it never abstains, and needs no second forward pass. `best_span` is "" only
+    when no window holds an admissible span."""
+
     text: str
     null_odds: float
+    best_span: str = ""
 
 
 def decode_question(
@@ -119,10 +125,9 @@ def decode_question(
     if best_window < 0:
         return Decoded("", NO_SPAN_NULL_ODDS)
     null_odds = null_score - best_score
-    if null_odds > null_threshold:
-        return Decoded("", float(null_odds))
     choice = choices[best_window]
     window_offsets = offsets[best_window]
     char_start = int(window_offsets[choice.start][0])
     char_end = int(window_offsets[choice.end][1])
-    return Decoded(context[char_start:char_end], float(null_odds))
+    span = context[char_start:char_end]
+    return Decoded("" if null_odds > null_threshold else span, float(null_odds), span)

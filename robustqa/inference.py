@@ -92,11 +92,15 @@ class InferenceSettings:
 
 @dataclass(frozen=True)
 class Prediction:
-    """One question's answer: text "" means "no answer"; null_odds = null score − best span score."""
+    """One question's answer: text "" means "no answer"; null_odds = null score − best span score.
+
+    `best_span` is the best non-null span whatever the null odds (what SQuAD v1.1 rules answer); None
+    when the runner that made the prediction does not report it."""
 
     id: str
     text: str
     null_odds: float
+    best_span: str | None = None
 
 
 @dataclass
@@ -123,12 +127,15 @@ def _fit_questions(tokenizer: Any, questions: list[str], max_tokens: int) -> lis
     to the limit at 384 tokens; tiny test models with 64 positions do."""
     lengths = [len(ids) for ids in tokenizer(questions, add_special_tokens=False)["input_ids"]]
     long = [i for i, n in enumerate(lengths) if n > max_tokens]
-    if not long:
-        return questions
     fitted = list(questions)
-    offsets = tokenizer([questions[i] for i in long], add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
-    for i, spans in zip(long, offsets):
-        fitted[i] = questions[i][: spans[max_tokens - 1][1]]
+    while long:
+        # A unigram (SentencePiece) tokenizer may split the cut text into more tokens than it had as a
+        # prefix, so cut again until it fits; every round shortens the text, so this ends.
+        offsets = tokenizer([fitted[i] for i in long], add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
+        for i, spans in zip(long, offsets):
+            fitted[i] = fitted[i][: min(spans[max_tokens - 1][1], len(fitted[i]) - 1)]
+        lengths = [len(ids) for ids in tokenizer([fitted[i] for i in long], add_special_tokens=False)["input_ids"]]
+        long = [i for i, n in zip(long, lengths) if n > max_tokens]
     return fitted
 
 
@@ -376,7 +383,7 @@ class QAModelRunner:
                 [choices[w] for w in ws], [windows.offsets[w] for w in ws], example.context,
                 null_threshold=settings.null_threshold,
             )
-            predictions[example.id] = Prediction(example.id, decoded.text, decoded.null_odds)
+            predictions[example.id] = Prediction(example.id, decoded.text, decoded.null_odds, decoded.best_span)
         return predictions
 
     # ------------------------------------------------------------------ public

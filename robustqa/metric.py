@@ -1,4 +1,4 @@
-"""The official SQuAD 2.0 metric (exact match and F1), rule for rule.
+"""The official SQuAD 2.0 metric (exact match and F1), rule for rule, and the SQuAD v1.1 one beside it.
 
 The numbers must equal the official `evaluate-v2.0.py` on the same files, because readers compare them with
 published results: so the rules below follow it to the letter, quirks included. Answers are normalized
@@ -253,3 +253,82 @@ def evaluate_hf_format(
             hint='predictions need "id", "prediction_text", "no_answer_probability"; references "id", "answers": {"text", "answer_start"}',
         ) from None
     return evaluate(gold, texts, na_probs, no_answer_threshold)
+
+
+# --- SQuAD v1.1 rules -------------------------------------------------------------------------------
+#
+# The official `evaluate-v1.1.py` normalizes answers the same way, but differs in three rules: F1 is 0
+# whenever prediction and gold share no token, even when both normalize to nothing (v2.0 gives 1 then);
+# every gold answer counts, even one that normalizes to nothing (v2.0 drops those); and there is no
+# abstention: every question has an answer, "" is simply a wrong one, and there are no no-answer
+# probabilities, thresholds or HasAns/NoAns split.
+
+
+def compute_f1_v1(gold: str, prediction: str) -> float:
+    """v1.1 token-overlap F1: 0 when no token is shared (including when either side is empty)."""
+    pred_tokens = normalize_answer(prediction).split()
+    gold_tokens = normalize_answer(gold).split()
+    same = sum((Counter(pred_tokens) & Counter(gold_tokens)).values())
+    if same == 0:
+        return 0
+    precision = same / len(pred_tokens)
+    recall = same / len(gold_tokens)
+    return (2 * precision * recall) / (precision + recall)
+
+
+def score_questions_v1(gold: Mapping[str, Sequence[str]], predictions: Mapping[str, str]) -> QuestionScores:
+    """Per-question v1.1 scores: the maximum over all gold answers, nothing thresholded.
+
+    `has_answer` is True for every question and `exact_raw`/`f1_raw` equal `exact`/`f1`, so the drop and
+    bootstrap code reads v1.1 scores exactly like v2.0 ones. The official script gives a question without
+    a prediction 0 and prints a line; here, as for v2.0, it is an `InputError` naming the question, since
+    robustqa always predicts every question and a missing one is a broken prediction file.
+    """
+    exact: dict[str, float] = {}
+    f1: dict[str, float] = {}
+    for qid, answers in gold.items():
+        if not answers:
+            raise InputError(
+                f"question {qid} has no gold answer, which SQuAD v1.1 rules cannot score",
+                hint="score sets with unanswerable questions with the SQuAD 2.0 rules",
+            )
+        if qid not in predictions:
+            raise InputError(f"no prediction for question {qid}", hint="predict every question of the data file")
+        prediction = predictions[qid]
+        exact[qid] = max(compute_exact(a, prediction) for a in answers)
+        f1[qid] = max(compute_f1_v1(a, prediction) for a in answers)
+    return QuestionScores(dict.fromkeys(gold, True), exact, f1, dict(exact), dict(f1))
+
+
+def summarize_v1(scores: QuestionScores) -> dict[str, Any]:
+    """`{"exact", "f1", "total"}` in points, as the v1.1 script's `exact_match`/`f1` (robustqa's key names)."""
+    return _totals(scores.exact, scores.f1, scores.exact)
+
+
+def evaluate_v1(gold: Mapping[str, Sequence[str]], predictions: Mapping[str, str]) -> dict[str, Any]:
+    """Official SQuAD v1.1 scores of `predictions` (id -> text) against `gold` (id -> raw answer texts)."""
+    if not gold:
+        raise InputError("no questions to score", hint="give a SQuAD file with at least one question")
+    return summarize_v1(score_questions_v1(gold, predictions))
+
+
+def evaluate_v1_files(data_file: str | Path, prediction_file: str | Path) -> dict[str, Any]:
+    """`evaluate-v1.1.py data_file pred_file`, as a function (keys `exact`, `f1`, `total`)."""
+    gold = gold_answers_of_squad(_read_json(data_file, "data file"))
+    predictions = _mapping(_read_json(prediction_file, "prediction file"), prediction_file, "prediction file", str)
+    return evaluate_v1(gold, predictions)
+
+
+def evaluate_hf_squad_format(predictions: Sequence[Mapping[str, Any]], references: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Hugging Face `evaluate`'s squad (v1.1) inputs: predictions `{"id", "prediction_text"}`, references
+    `{"id", "answers": {"text": [...], "answer_start": [...]}}`; keys `exact_match` and `f1` as that metric's."""
+    try:
+        gold = {str(r["id"]): [str(t) for t in r["answers"]["text"]] for r in references}
+        texts = {str(p["id"]): str(p["prediction_text"]) for p in predictions}
+    except (KeyError, TypeError) as error:
+        raise InputError(
+            f"not evaluate's squad format (missing {error})",
+            hint='predictions need "id", "prediction_text"; references "id", "answers": {"text", "answer_start"}',
+        ) from None
+    result = evaluate_v1(gold, texts)
+    return {"exact_match": result["exact"], "f1": result["f1"]}

@@ -37,7 +37,11 @@ def _card(alias: str, hub_id: str, architecture: str, exact: float, f1: float, w
 
 # Figures as the model cards state them for the SQuAD 2.0 dev set (11,873 questions). deepset cards:
 # the model-index entry for squad_v2/validation; ahotrod and mrm8488 cards: the results table of the README
-# (official evaluate-v2.0 output of run_squad.py).
+# (official evaluate-v2.0 output of run_squad.py). ALBERT: squirro's card gives eval_exact/eval_f1 in its
+# model-index (squad_v2; its eval_results.json names 11,873 questions); ktrapeznikov's and ahotrod's cards
+# give the evaluate-v2.0 output of run_squad.py in their README (total 11873), rounded here to 4 decimals.
+# The two larger ALBERT checkpoints ship only a SentencePiece model (spiece.model), which transformers turns
+# into the fast tokenizer robustqa needs (with the `sentencepiece` and `protobuf` packages).
 MODEL_ALIASES: dict[str, ModelCard] = {
     card.alias: card
     for card in (
@@ -47,6 +51,9 @@ MODEL_ALIASES: dict[str, ModelCard] = {
         _card("bert-large", "deepset/bert-large-uncased-whole-word-masking-squad2", "bert", 80.8846, 83.8765, "model-index, squad_v2 validation"),
         _card("bert-base", "deepset/bert-base-uncased-squad2", "bert", 75.6529, 78.6191, "model-index, squad_v2 validation"),
         _card("roberta-base", "deepset/roberta-base-squad2", "roberta", 79.9309, 82.9501, "model-index, squad_v2 validation"),
+        _card("albert-xxlarge", "ahotrod/albert_xxlargev1_squad2_512", "albert", 86.1113, 89.3537, "README results"),
+        _card("albert-xlarge", "ktrapeznikov/albert-xlarge-v2-squad-v2", "albert", 84.4184, 87.4628, "README evaluation table"),
+        _card("albert-base", "squirro/albert-base-v2-squad_v2", "albert", 78.8175, 81.9984, "model-index eval_exact/eval_f1, squad_v2"),
     )
 }
 
@@ -269,8 +276,22 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
         raise _load_error(spec, error, where=f"{where}: tokenizer") from None
     if not getattr(tokenizer, "is_fast", False):
         raise ModelLoadError(f"{where}: has no fast (Rust) tokenizer, which character offsets need; save a tokenizer.json with it")
+    request_segment_ids(tokenizer, config)
     model.eval()
     return model, tokenizer, fingerprint(spec, config)
+
+
+def request_segment_ids(tokenizer: Any, config: Any) -> None:
+    """Make the tokenizer return token_type_ids when the model has a segment embedding (type_vocab_size > 1).
+
+    BERT, ELECTRA and ALBERT were fine-tuned with the context marked as segment 1. transformers 5 stopped
+    returning token_type_ids from some of these tokenizers (ALBERT's among them: transformers issue #48128),
+    so the model would see segment 0 everywhere, a silent loss of accuracy; asking for them restores what
+    the model was trained with. Models without a segment embedding (RoBERTa) are left alone.
+    """
+    names = list(getattr(tokenizer, "model_input_names", []))
+    if int(getattr(config, "type_vocab_size", 1) or 1) > 1 and "token_type_ids" not in names:
+        tokenizer.model_input_names = [*names, "token_type_ids"]
 
 
 def alias_table() -> list[dict[str, Any]]:

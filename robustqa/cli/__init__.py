@@ -24,6 +24,7 @@ _COMMANDS: dict[str, str] = {
     "models": "robustqa.cli.eval_cmds:models",
     "report": "robustqa.cli.report_cmds:report",
     "demo": "robustqa.cli.demo_cmd:demo",
+    "import": "robustqa.cli.import_cmds:import_command",
 }
 
 # A library error whose remedy is to change a setting (`RobustQAError.setting`) gets its hint restated here,

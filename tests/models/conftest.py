@@ -9,13 +9,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tiny import build_tiny_model
+from tiny import ARCHITECTURES, build_tiny_model
 
 
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("tiny-models")
-    return {arch: build_tiny_model(root / arch, arch) for arch in ("electra", "bert", "roberta")}
+    return {arch: build_tiny_model(root / arch, arch) for arch in ARCHITECTURES}
 
 
 @pytest.fixture(autouse=True)

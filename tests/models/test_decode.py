@@ -53,11 +53,13 @@ def test_null_wins_when_cls_beats_every_span() -> None:
     result = _decode([_logits(t0=6.0, t7=2.0)], [_logits(t0=6.0, t8=2.0)])
     assert result.text == ""
     assert result.null_odds == pytest.approx(12.0 - 4.0)
+    assert result.best_span == "steam engine"  # what v1.1 rules answer: the best span, never abstaining
 
 
 def test_threshold_moves_the_decision() -> None:
     starts, ends = [_logits(t0=3.0, t7=2.0)], [_logits(t0=2.5, t8=2.0)]  # null 5.5, span 4.0: odds 1.5
-    assert _decode(starts, ends, threshold=0.0).text == ""
+    abstained = _decode(starts, ends, threshold=0.0)
+    assert abstained.text == "" and abstained.best_span == "steam engine"
     answered = _decode(starts, ends, threshold=2.0)
     assert answered.text == "steam engine" and answered.null_odds == pytest.approx(1.5)
 
@@ -86,7 +88,7 @@ def test_n_best_limits_candidates() -> None:
     starts, ends = [_logits(t0=-9.0, t10=5.0, t4=4.0)], [_logits(t0=-9.0, t4=5.0, t10=4.0)]
     assert _decode(starts, ends, n_best=2).text == "Watt"  # 4 + 5 = 9 ties 10..10 (5+4); earlier start wins
     none = _decode(starts, ends, n_best=1)
-    assert none.text == "" and none.null_odds == NO_SPAN_NULL_ODDS
+    assert none.text == "" and none.null_odds == NO_SPAN_NULL_ODDS and none.best_span == ""
 
 
 def test_span_across_windows_null_is_the_minimum_and_best_span_the_maximum() -> None:
@@ -97,12 +99,12 @@ def test_span_across_windows_null_is_the_minimum_and_best_span_the_maximum() -> 
     first = (_logits(t0=1.0, t4=2.0), _logits(t0=1.0, t4=2.0))  # null 2, "Watt" 4
     second = (_logits(t0=-1.0, t6=4.0), _logits(t0=0.5, t7=3.5))  # null -0.5, tokens 6..7 = "in 1781"
     result = _decode([first[0], second[0]], [first[1], second[1]], offsets=[OFFSETS, second_offsets])
-    assert result.text == "in 1781"
+    assert result.text == result.best_span == "in 1781"
     assert result.null_odds == pytest.approx(-0.5 - 7.5)
 
 
 def test_question_without_windows_is_no_answer() -> None:
-    assert decode_question([], [], CONTEXT).text == ""
+    assert decode_question([], [], CONTEXT).text == decode_question([], [], CONTEXT).best_span == ""
 
 
 def test_vectorised_equals_brute_force_on_random_logits() -> None:

@@ -15,7 +15,10 @@ from robustqa.models import MODEL_ALIASES, load_model_and_tokenizer, local_finge
 def test_aliases_resolve_to_the_public_checkpoints() -> None:
     assert resolve_model("electra-large").model_id == "ahotrod/electra_large_discriminator_squad2_512"
     assert resolve_model("bert-large").model_id == "deepset/bert-large-uncased-whole-word-masking-squad2"
-    assert set(MODEL_ALIASES) == {"electra-large", "electra-base", "electra-small", "bert-large", "bert-base", "roberta-base"}
+    assert set(MODEL_ALIASES) == {
+        "electra-large", "electra-base", "electra-small", "bert-large", "bert-base", "roberta-base",
+        "albert-xxlarge", "albert-xlarge", "albert-base",
+    }
     for card in MODEL_ALIASES.values():
         assert 60 < card.reported_exact < card.reported_f1 < 95 and card.source.startswith("https://huggingface.co/")
 

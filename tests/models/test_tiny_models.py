@@ -1,4 +1,4 @@
-"""ELECTRA, BERT and RoBERTa end to end with tiny random models: windows, batching, decoding.
+"""ELECTRA, BERT, RoBERTa and ALBERT end to end with tiny random models: windows, batching, decoding.
 
 The reference here is deliberately naive: every window on its own (no batching, no padding), every
 (start, end) pair in the context tried. The runner must agree with it whatever the batch size.
@@ -36,7 +36,8 @@ EXAMPLES = [
 ]
 
 
-def _reference(runner: QAModelRunner, examples: list[QAExample], max_answer_length: int) -> dict[str, tuple[str, float]]:
+def _reference(runner: QAModelRunner, examples: list[QAExample], max_answer_length: int) -> dict[str, tuple[str, float, str]]:
+    """(answer under SQuAD 2.0 rules, null odds, best non-null span) per question, brute force."""
     import torch
 
     windows = build_windows(runner.tokenizer, examples, runner.settings.max_seq_length, runner.settings.doc_stride)
@@ -58,11 +59,11 @@ def _reference(runner: QAModelRunner, examples: list[QAExample], max_answer_leng
         offsets = windows.offsets[w]
         text = examples[index].context[offsets[i][0] : offsets[j][1]]
         odds = null - score
-        out_map[examples[index].id] = ("" if odds > 0 else text, odds)
+        out_map[examples[index].id] = ("" if odds > 0 else text, odds, text)
     return out_map
 
 
-@pytest.mark.parametrize("architecture", ["electra", "bert", "roberta"])
+@pytest.mark.parametrize("architecture", ["electra", "bert", "roberta", "albert"])
 def test_runner_matches_unbatched_brute_force(tiny_models: dict[str, Path], architecture: str) -> None:
     spec = resolve_model(str(tiny_models[architecture]))
     runner = QAModelRunner(spec, InferenceSettings(batch_size=3, n_best=10_000, device="cpu"))
@@ -74,9 +75,10 @@ def test_runner_matches_unbatched_brute_force(tiny_models: dict[str, Path], arch
     predictions = runner.predict(EXAMPLES, on_progress=progress.append)
     assert sum(progress) == len(EXAMPLES)
     reference = _reference(runner, EXAMPLES, max_answer_length=30)
-    for qid, (text, odds) in reference.items():
+    for qid, (text, odds, span) in reference.items():
         assert predictions[qid].text == text
         assert predictions[qid].null_odds == pytest.approx(odds, abs=1e-4)
+        assert predictions[qid].best_span == span  # what SQuAD v1.1 rules answer, abstention or not
     # the type of the prediction and the contract of the text
     for example in EXAMPLES:
         p = predictions[example.id]
@@ -84,7 +86,7 @@ def test_runner_matches_unbatched_brute_force(tiny_models: dict[str, Path], arch
         assert (p.text == "") == (p.null_odds > 0)
 
 
-@pytest.mark.parametrize("architecture", ["electra", "bert", "roberta"])
+@pytest.mark.parametrize("architecture", ["electra", "bert", "roberta", "albert"])
 def test_batch_size_does_not_change_answers(tiny_models: dict[str, Path], architecture: str) -> None:
     spec = resolve_model(str(tiny_models[architecture]))
     one = QAModelRunner(spec, InferenceSettings(batch_size=1, device="cpu")).predict(EXAMPLES)
@@ -98,6 +100,9 @@ def test_threshold_setting_turns_answers_off(tiny_models: dict[str, Path]) -> No
     default = QAModelRunner(spec, InferenceSettings(device="cpu")).predict(EXAMPLES)
     strict = QAModelRunner(spec, InferenceSettings(device="cpu", null_threshold=-1e9)).predict(EXAMPLES)
     assert all(p.text == "" for p in strict.values())
+    # the best non-null span does not depend on the threshold: v1.1 rules always have an answer
+    assert all(p.best_span for p in strict.values())
+    assert {k: v.best_span for k, v in strict.items()} == {k: v.best_span for k, v in default.items()}
     assert {k: v.null_odds for k, v in default.items()} == pytest.approx({k: v.null_odds for k, v in strict.items()})
 
 

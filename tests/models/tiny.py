@@ -1,7 +1,9 @@
-"""Tiny random QA models (ELECTRA, BERT, RoBERTa) with tokenizers trained offline, saved to a folder.
+"""Tiny random QA models (ELECTRA, BERT, RoBERTa, ALBERT) with tokenizers trained offline, saved to a folder.
 
-Nothing is downloaded: the tokenizer is trained with the `tokenizers` library on a few sentences and the
-model is built from a config, so these run anywhere in well under a second each.
+Nothing is downloaded: the tokenizer is trained with the `tokenizers` library (ALBERT: with `sentencepiece`,
+and saved as a bare spiece.model as the public ALBERT checkpoints are, so loading converts it to a fast
+tokenizer as it does for them) on a few sentences and the model is built from a config, so these run
+anywhere in well under a second each.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ CORPUS = [
     "The Huguenots were French Protestants who fled persecution and settled in many countries.",
 ]
 
-ARCHITECTURES = ("electra", "bert", "roberta")
+ARCHITECTURES = ("electra", "bert", "roberta", "albert")
 
 
 def _wordpiece(folder: Path, tokenizer_class: str):
@@ -61,10 +63,27 @@ def _byte_bpe(folder: Path):
     return fast
 
 
+def _sentencepiece(folder: Path):
+    """A unigram spiece.model with ALBERT's special tokens, and the fast tokenizer transformers converts it to."""
+    import io
+
+    import sentencepiece
+    from transformers import AlbertTokenizer
+
+    model = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(CORPUS * 3), model_writer=model, model_type="unigram", vocab_size=200, hard_vocab_limit=False,
+        pad_id=0, unk_id=1, bos_id=2, eos_id=3, pad_piece="<pad>", unk_piece="<unk>", bos_piece="[CLS]", eos_piece="[SEP]",
+        user_defined_symbols=["[MASK]"], num_threads=1, minloglevel=2,
+    )
+    (folder / "spiece.model").write_bytes(model.getvalue())
+    return AlbertTokenizer.from_pretrained(folder)
+
+
 def build_tiny_model(folder: Path, architecture: str, *, max_positions: int = 64, seed: int = 0) -> Path:
     """Save a random `architecture` QA model and its tokenizer into `folder`; return the folder."""
     import torch
-    from transformers import AutoModelForQuestionAnswering, BertConfig, ElectraConfig, RobertaConfig
+    from transformers import AlbertConfig, AutoModelForQuestionAnswering, BertConfig, ElectraConfig, RobertaConfig
 
     folder.mkdir(parents=True, exist_ok=True)
     common = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64)
@@ -73,6 +92,12 @@ def build_tiny_model(folder: Path, architecture: str, *, max_positions: int = 64
         config = RobertaConfig(
             vocab_size=len(tokenizer), max_position_embeddings=max_positions + 2, type_vocab_size=1,
             pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **common,
+        )
+    elif architecture == "albert":
+        tokenizer = _sentencepiece(folder)
+        config = AlbertConfig(
+            vocab_size=len(tokenizer), embedding_size=16, max_position_embeddings=max_positions,
+            pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.cls_token_id, eos_token_id=tokenizer.sep_token_id, **common,
         )
     else:
         tokenizer = _wordpiece(folder, architecture)
