@@ -24,6 +24,8 @@ _COMMANDS: dict[str, str] = {
     "models": "robustqa.cli.eval_cmds:models",
     "report": "robustqa.cli.report_cmds:report",
     "demo": "robustqa.cli.report_cmds:demo",
+    "review": "robustqa.cli.review_cmds:review",
+    "filter": "robustqa.cli.review_cmds:filter_command",
 }
 
 
