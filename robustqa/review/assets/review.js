@@ -75,7 +75,11 @@
     const answer = $("answer");
     if (item.answers.length) {
       answer.className = "";
-      answer.textContent = item.answers.join("  |  ");
+      answer.replaceChildren(...item.answers.flatMap((value, i) => {
+        const span = text(document.createElement("span"), value);
+        span.className = "answer-text";
+        return i ? [document.createTextNode(" | "), span] : [span];
+      }));
     } else {
       answer.className = "no-answer";
       answer.textContent = "no answer (the question is unanswerable from the paragraph)";
