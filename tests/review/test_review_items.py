@@ -136,15 +136,15 @@ def test_run_folder_puts_flipped_questions_first(real_run: Path, tmp_path: Path)
     assert review.path == Path(report["perturbed_file"]) and review.order == ORDER_FLIPS_FIRST
     flips = [item.flipped_by for item in review.items]
     assert flips[0] >= 1 and flips == sorted(flips, reverse=True)
-    flipped_ids = {
-        json.loads(line)["id"]
-        for line in (real_run / "examples.jsonl").read_text(encoding="utf-8").splitlines()
-        if json.loads(line)["clean_exact"] == 1 and json.loads(line)["perturbed_exact"] == 0 and json.loads(line)["changed"]
-    }
+    examples = {e["id"]: e for e in map(json.loads, (real_run / "examples.jsonl").read_text(encoding="utf-8").splitlines())}
+    flipped_ids = {i for i, e in examples.items() if e["clean_exact"] == 1 and e["perturbed_exact"] == 0 and e["changed"]}
     assert {item.id for item in review.items if item.flipped_by} == flipped_ids
     leading = [item for item in review.items if item.flipped_by]
     assert [i.id for i in leading] == sorted((i.id for i in leading), key=order_rank)
-    assert all(note.clean_prediction for item in leading for note in item.notes if note.flipped)
+    for item in review.items:  # one model: each item carries its line's two predictions
+        (note,) = item.notes
+        example = examples[item.id]
+        assert (note.model, note.clean_prediction, note.perturbed_prediction) == (example["model"], example["clean_prediction"], example["perturbed_prediction"])
     # decisions made through the run folder are for its perturbed file
     assert review.sha256 == load_built(review.path).sha256
     result = run("review", str(real_run), "--html", str(tmp_path / "run.html"))
