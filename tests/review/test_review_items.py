@@ -11,7 +11,14 @@ from click.testing import CliRunner
 
 from robustqa.cli import cli
 from robustqa.errors import InputError
-from robustqa.review.items import ORDER_FLIPS_FIRST, load_built, load_review_set, order_rank, sentence_around, sentence_bounds
+from robustqa.review.items import (
+    ORDER_FLIPS_FIRST,
+    load_built,
+    load_review_set,
+    order_rank,
+    sentence_around,
+    sentence_bounds,
+)
 from robustqa.review.page import render_page
 
 
