@@ -10,19 +10,18 @@ tables are lists of plain dicts (pandas is not a dependency). Breakdowns are com
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from robustqa.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.errors import InputError
 from robustqa.runs.load import Run
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, Pair, drop_with_interval, flip_counts
 from robustqa.tables import html_table
 
 QUESTION_TYPES = ("what", "who", "when", "where", "which", "how", "why", "other")
-COARSE_POS = ("noun", "verb", "adjective", "adverb", "other")
 
 
 @dataclass(frozen=True)
@@ -93,44 +92,6 @@ def compared(run: Run, model: str | None = None) -> list[Mapping[str, Any]]:
     return lines
 
 
-# ---------------------------------------------------------------------------------------- highlighting
-
-
-def _spans(substitutions: Iterable[Mapping[str, Any]], side: str) -> list[tuple[int, int, str]]:
-    """(start, end, other word) per substitution in the chosen text, sorted, overlaps dropped."""
-    start_key, end_key, other_key = ("start", "end", "replacement") if side == "original" else ("new_start", "new_end", "original")
-    if side not in ("original", "perturbed"):
-        raise ValueError(f"side must be 'original' or 'perturbed', not {side!r}")
-    spans = sorted((int(s[start_key]), int(s[end_key]), str(s[other_key])) for s in substitutions)
-    kept: list[tuple[int, int, str]] = []
-    for span in spans:
-        if not kept or span[0] >= kept[-1][1]:
-            kept.append(span)
-    return kept
-
-
-def highlight_text(text: str, substitutions: Iterable[Mapping[str, Any]], side: str = "perturbed") -> str:
-    """The text with each substituted word in [brackets] (plain-text reports, terminals, tests)."""
-    out, cursor = [], 0
-    for start, end, _ in _spans(substitutions, side):
-        out.append(text[cursor:start])
-        out.append(f"[{text[start:end]}]")
-        cursor = end
-    out.append(text[cursor:])
-    return "".join(out)
-
-
-def highlight_html(text: str, substitutions: Iterable[Mapping[str, Any]], side: str = "perturbed") -> str:
-    """The text, HTML-escaped, with each substituted word in <mark> and the other side's word as its title."""
-    out, cursor = [], 0
-    for start, end, other in _spans(substitutions, side):
-        out.append(html.escape(text[cursor:start]))
-        out.append(f'<mark title="{html.escape(other, quote=True)}">{html.escape(text[start:end])}</mark>')
-        cursor = end
-    out.append(html.escape(text[cursor:]))
-    return "".join(out)
-
-
 # --------------------------------------------------------------------------------------------- flips
 
 
@@ -194,20 +155,6 @@ def flips_html(flips: Sequence[Flip], limit: int | None = None) -> str:
 
 
 # ----------------------------------------------------------------------------------------- breakdowns
-
-
-def coarse_pos(tag: str) -> str:
-    """Penn tag -> noun / verb / adjective / adverb / other."""
-    tag = tag.upper()
-    if tag.startswith("NN"):
-        return "noun"
-    if tag.startswith("VB") or tag == "MD":
-        return "verb"
-    if tag.startswith("JJ"):
-        return "adjective"
-    if tag.startswith("RB") or tag == "WRB":
-        return "adverb"
-    return "other"
 
 
 _WORD = re.compile(r"[a-z]+")

@@ -25,6 +25,8 @@ _COMMANDS: dict[str, str] = {
     "report": "robustqa.cli.report_cmds:report",
     "demo": "robustqa.cli.demo_cmd:demo",
     "import": "robustqa.cli.import_cmds:import_command",
+    "review": "robustqa.cli.review_cmds:review",
+    "filter": "robustqa.cli.review_cmds:filter_command",
 }
 
 # A library error whose remedy is to change a setting (`RobustQAError.setting`) gets its hint restated here,
@@ -38,6 +40,7 @@ FLAG_HINTS: dict[str, str] = {
     "trust_remote_code": "rerun with --trust-remote-code if you trust it",
     "repair": "fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text",
     "input": "pass --input FILE (the official dev-v2.0.json)",
+    "dataset": "put it back, or name where it is now with --dataset",
 }
 
 

@@ -45,6 +45,7 @@ def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...]) -> pertu
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes; the output is identical for any N")
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
 @click.option("--repair-answers", is_flag=True, help="move misaligned source answers to the nearest occurrence of their text (warns for each)")
+@click.option("--validated", multiple=True, metavar="DECISIONS", help="apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat per reviewer)")
 def build_dataset(
     input_path: str | None,
     output_path: str,
@@ -55,18 +56,21 @@ def build_dataset(
     workers: int,
     protect: tuple[str, ...],
     repair_answers: bool,
+    validated: tuple[str, ...],
 ) -> None:
     """Write a QADS-style perturbed copy of a SQuAD 2.0 file: synonyms in, answers kept valid, every edit recorded."""
     from tqdm import tqdm
 
     from robustqa.build import build_dataset as build
     from robustqa.cli.console import build_summary
+    from robustqa.cli.review_cmds import apply_to_document, read_decision_files
     from robustqa.outputs import check_output_path
     from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
 
     recipe = _recipe(recipe_name, rate=rate, protect=protect)
     output = Path(output_path)
     check_output_path(output)
+    decisions = read_decision_files(validated) if validated else []
     perturbations.check_resources()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepairWarning)
@@ -81,8 +85,11 @@ def build_dataset(
             click.echo(f"robustqa: warning: {warning.message}", err=True)
     with tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar:
         result = build(dataset, recipe, seed=seed, variants=variants, workers=workers, source=source, progress=bar.update)
-    write_squad(result.document, output)
-    click.echo(build_summary(result.summary, output, result.signature.format()))
+    document, review_lines = result.document, []
+    if decisions:
+        document, review_lines = apply_to_document(document, decisions, name=f"this build of {output.name}")
+    write_squad(document, output)
+    click.echo("\n".join([build_summary(result.summary, output, document["signature"]), *review_lines]))
 
 
 def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Iterator[str]:
