@@ -9,9 +9,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from perturbations import resources
+from perturbations import resources, store
 from perturbations.errors import MissingResourceError
 from perturbations.store import persistent
+from perturbations.text import load_tagger
 
 WORDNET_INSTALL = resources.RESOURCES["wordnet"][2]
 STOPWORDS_INSTALL = resources.RESOURCES["stopwords"][2]
@@ -134,14 +135,11 @@ def check_resources() -> None:
     """Raise MissingResourceError naming the first NLTK resource that is not installed.
 
     With a warm persistent cache whose record of NLTK's files still holds, nothing is imported."""
-    from perturbations import store
-    from perturbations.text import _tagger_model
-
     if store.resources_verified():
         return
     resources.record()  # finds all three without building NLTK's readers
     stopwords()
-    _tagger_model()
+    load_tagger()
 
 
 @persistent("lemma_of")

@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from perturbations import resources
 from perturbations.errors import MissingResourceError
 from perturbations.records import Token
 from perturbations.store import persistent
@@ -36,8 +37,6 @@ def tokenize(text: str) -> list[tuple[str, int, int]]:
 @lru_cache(maxsize=1)
 def _tagger() -> Any:
     """NLTK's perceptron tagger, loaded once on first use (never at import); only a cold cache needs it."""
-    from perturbations import resources
-
     try:
         from nltk.tag.perceptron import PerceptronTagger
 
@@ -74,6 +73,12 @@ def _tagger_model() -> tuple[dict[str, int], Any, Any, Any, tuple[str, ...], dic
             cols.append(column[label])
             vals.append(weight)
     return index, array("l", rows), array("l", cols), array("d", vals), classes, dict(tagger.tagdict)
+
+
+def load_tagger() -> None:
+    """Load the tagger's weights (from the persistent cache, or through NLTK): MissingResourceError when
+    NLTK's tagger is not installed and the cache does not hold it."""
+    _tagger_model()
 
 
 @lru_cache(maxsize=1)

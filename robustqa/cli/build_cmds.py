@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 import warnings
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
@@ -19,7 +20,7 @@ from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED, BuildSummary
 from robustqa.errors import InputError
 from robustqa.squad import read_input
 
-_RECIPE_HELP = "recipe name (see `robustqa recipes`)"
+_RECIPE_HELP = "recipe name, or name@version for an exact version (see `robustqa recipes`)"
 _SEED_HELP = "seed of the per-example generators (documented default: 13)"
 
 
@@ -131,14 +132,15 @@ def perturb(texts: tuple[str, ...], input_path: str | None, recipe_name: str, se
     for line in _lines(texts, input_path, sys.stdin):
         # keyed by the text itself: the same line gives the same result wherever it appears
         result = recipe.perturb(line, seed=seed, key=line)
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.text)
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.perturbed)
 
 
 @click.command("recipes")
 @click.option("--json", "as_json", is_flag=True, help="print the recipes as one JSON list")
 def recipes(as_json: bool) -> None:
-    """List the recipes with their version, parameters and citation."""
+    """List the recipes, every version, with parameters and citation."""
     items = perturbations.list_recipes()
+    versions = Counter(r.name for r in items)  # a name with several versions marks its default one
     if as_json:
         records = [
             {"name": r.name, "version": r.version, "fields": sorted(r.fields), "parameters": r.parameters(), "citation": r.citation}
@@ -153,7 +155,9 @@ def recipes(as_json: bool) -> None:
         blocks.append(
             "\n".join(
                 [
-                    f"{r.name}@{r.version}" + (f"  {description}" if description else ""),
+                    r.ident
+                    + (" (default)" if versions[r.name] > 1 and perturbations.default_version(r.name) == r.version else "")
+                    + (f"  {description}" if description else ""),
                     f"  fields      {', '.join(sorted(r.fields))}",
                     f"  parameters  {parameters}",
                     f"  citation    {r.citation}",
