@@ -103,10 +103,11 @@ class ArticleAgreement(CandidateConstraint):
 
     stage: ClassVar[Stage] = Stage.EDIT
     reason: ClassVar[str] = "frozen"
+    FROZEN_ONLY: ClassVar[bool] = True
 
     def rejects(self, candidate: Candidate) -> bool:
         position = candidate.position
-        if position is None or not position.frozen_spans:
+        if position is None:
             return False
         article = article_before(position.tokens, position.index)
         if article is None or agree_article(article.text, match_case(position.word, candidate.form)) == article.text:
@@ -121,10 +122,11 @@ class PossessiveAgreement(CandidateConstraint):
 
     stage: ClassVar[Stage] = Stage.EDIT
     reason: ClassVar[str] = "frozen"
+    FROZEN_ONLY: ClassVar[bool] = True
 
     def rejects(self, candidate: Candidate) -> bool:
         position = candidate.position
-        if position is None or not position.frozen_spans:
+        if position is None:
             return False
         clitic = possessive_clitic(position.tokens, position.index, match_case(position.word, candidate.form))
         return clitic is not None and overlaps(clitic.start, clitic.end, position.frozen_spans)

@@ -21,9 +21,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import ClassVar, Sequence
+from typing import ClassVar, NamedTuple, Sequence
 
 from perturbations.components import Component, jsonable
 from perturbations.lexicon import lemma_of, wn_pos
@@ -38,29 +38,32 @@ def overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(s < e and start < e and s < end for s, e in spans)
 
 
-@dataclass(frozen=True)
-class Position:
-    """A word of a tagged text, with its neighbours and the text's frozen spans.
+class Position(NamedTuple):
+    """A word of a tagged text (`tokens[index]`), with its neighbours and the text's frozen spans.
 
-    `word`, `lower` and `tag` repeat what `tokens[index]` holds: position constraints read them for every
-    word of every text, so they are fields rather than properties. Build one with `Position.at`.
-    """
+    An immutable record like the engine's frozen dataclasses, but a NamedTuple: one is built for every word
+    of every text, and a tuple costs a fraction of a frozen dataclass to build."""
 
     tokens: tuple[Token, ...]
     index: int
-    frozen_spans: tuple[tuple[int, int], ...]
-    word: str
-    lower: str
-    tag: str
-
-    @classmethod
-    def at(cls, tokens: tuple[Token, ...], index: int, frozen_spans: tuple[tuple[int, int], ...] = ()) -> "Position":
-        token = tokens[index]
-        return cls(tokens, index, frozen_spans, token.text, token.text.lower(), token.tag)
+    frozen_spans: tuple[tuple[int, int], ...] = ()
 
     @property
     def token(self) -> Token:
         return self.tokens[self.index]
+
+    @property
+    def word(self) -> str:
+        return self.tokens[self.index].text
+
+    @property
+    def lower(self) -> str:
+        return self.tokens[self.index].text.lower()
+
+    @property
+    def tag(self) -> str:
+        """The word's Penn Treebank tag."""
+        return self.tokens[self.index].tag
 
     def neighbour(self, offset: int) -> Token | None:
         """The token `offset` places away (-1: the previous one), or None past either end of the text."""
@@ -103,8 +106,7 @@ class Stage(Enum):
     EDIT = "edit"
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """One proposed replacement for one word: what a candidate constraint may look at (see `Stage`).
 
     `word` is the original word lower-cased, `tag` its Penn tag, `lemma`/`pos` its WordNet lemma and part of
@@ -112,7 +114,8 @@ class Candidate:
     ("soldier_of_fortune"), `form` what would be written (lower-case, words joined by spaces; inflected for
     `tag` when `inflected`, else the lemma's words as they are). From the CONTEXT stage on, `position` is
     where the word is, `senses` the word-sense distribution over every sense of the word (synset name,
-    probability; in WordNet order) and `confidence` the probability that `form` is a synonym here.
+    probability; in WordNet order; empty for a synonym carried over from a consistent earlier text) and
+    `confidence` the probability that `form` is a synonym here. A NamedTuple for the reason `Position` is.
     """
 
     word: str
@@ -137,6 +140,9 @@ class Constraint(Component, ABC):
     """
 
     reason: ClassVar[str] = ""
+    # True when the rule can only reject because of the text's frozen spans: the engine skips it for
+    # texts that have none (most texts), instead of asking it for every word.
+    FROZEN_ONLY: ClassVar[bool] = False
 
     def identity(self) -> str:
         """A string that differs whenever two constraints could judge differently (class and every field)."""
@@ -145,7 +151,13 @@ class Constraint(Component, ABC):
 
 
 class PositionConstraint(Constraint):
-    """Which words may change: `rejects` is True when the word at `position` must stay as it is."""
+    """Which words may change: `rejects` is True when the word at `position` must stay as it is.
+
+    A subclass whose verdict depends on nothing but the word's text and tag sets `WORD_ONLY = True`; the
+    engine then asks it once per distinct (word, tag) and recipe, and remembers the answer.
+    """
+
+    WORD_ONLY: ClassVar[bool] = False
 
     @abstractmethod
     def rejects(self, position: Position) -> bool: ...
@@ -180,6 +192,12 @@ class ConstraintPlan:
     context: tuple[CandidateConstraint, ...]
     edit: tuple[CandidateConstraint, ...]
     lexical_key: str
+    # (word, tag) -> (the position constraints still to ask at each occurrence in a text with frozen spans,
+    # those to ask in a text without, the reason of the first WORD_ONLY one that rejects, or None): what
+    # `rejection` has learnt about each word so far
+    _by_word: dict[tuple[str, str], tuple[tuple[PositionConstraint, ...], tuple[PositionConstraint, ...], str | None]] = field(
+        default_factory=dict, repr=False, compare=False, hash=False
+    )
 
     @classmethod
     def of(cls, constraints: Sequence[Constraint]) -> "ConstraintPlan":
@@ -189,6 +207,42 @@ class ConstraintPlan:
         lexical = by_stage[Stage.LEMMA] + by_stage[Stage.FORM]
         key = hashlib.sha256("\n".join(c.identity() for c in lexical).encode("utf-8")).hexdigest()[:16]
         return cls(position, by_stage[Stage.LEMMA], by_stage[Stage.FORM], by_stage[Stage.CONTEXT], by_stage[Stage.EDIT], key)
+
+    def rejection(self, tokens: tuple[Token, ...], index: int, frozen_spans: tuple[tuple[int, int], ...]) -> str | None:
+        """The reason of the first position constraint (in recipe order) that rejects the word at `index`,
+        or None when every one accepts it.
+
+        The same answer as asking every constraint in order: WORD_ONLY constraints are asked once per
+        (word, tag), FROZEN_ONLY ones only in texts with frozen spans."""
+        token = tokens[index]
+        key = (token.text, token.tag)
+        known = self._by_word.get(key)
+        if known is None:
+            known = self._by_word[key] = self._word_plan(Position(tokens, index, frozen_spans))
+        ask = known[0] if frozen_spans else known[1]
+        if ask:
+            position = Position(tokens, index, frozen_spans)
+            for constraint in ask:
+                if constraint.rejects(position):
+                    return constraint.reason
+        return known[2]
+
+    def _word_plan(
+        self, position: Position
+    ) -> tuple[tuple[PositionConstraint, ...], tuple[PositionConstraint, ...], str | None]:
+        ask: list[PositionConstraint] = []
+        reason = None
+        for constraint in self.position:
+            if not constraint.WORD_ONLY:
+                ask.append(constraint)
+            elif constraint.rejects(position):
+                reason = constraint.reason
+                break
+        return tuple(ask), tuple(c for c in ask if not c.FROZEN_ONLY), reason
+
+    def edit_constraints(self, frozen_spans: Sequence[tuple[int, int]]) -> tuple[CandidateConstraint, ...]:
+        """The EDIT-stage constraints to ask in a text with these frozen spans."""
+        return self.edit if frozen_spans else tuple(c for c in self.edit if not c.FROZEN_ONLY)
 
 
 def first_rejection(constraints: Sequence[CandidateConstraint], candidate: Candidate) -> CandidateConstraint | None:

@@ -170,27 +170,20 @@ def perturb_text(
 
     options: list[_Option] = []
     n_words = 0
-    position_constraints = plan.position
     for i, tok in enumerate(tokens):
         if not is_word(tok.text):
             continue
         n_words += 1
-        position = Position.at(tokens, i, frozen)
-        for constraint in position_constraints:
-            if constraint.rejects(position):
-                skipped[constraint.reason] += 1
-                break
+        found = plan.rejection(tokens, i, frozen) or _option(recipe, plan, Position(tokens, i, frozen), context, edited, kept)
+        if isinstance(found, str):
+            skipped[found] += 1
         else:
-            found = _option(recipe, plan, position, context, edited, kept)
-            if isinstance(found, str):
-                skipped[found] += 1
-            else:
-                options.append(found)
+            options.append(found)
 
     # generators are made only when drawn from: most texts never need one
     chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant) if options else []
     skipped["budget"] += len(options) - len(chosen)
-    subs = _apply(text, tokens, chosen, frozen, plan.edit, variant, seed, key, skipped)
+    subs = _apply(text, tokens, chosen, frozen, plan.edit_constraints(frozen), variant, seed, key, skipped)
     if len(subs) < budget.min_substitutions:
         skipped["budget"] += len(subs)
         subs = []
@@ -217,11 +210,12 @@ def _option(
     Its position constraints have accepted it; the transformation now needs its lemma, a sense chosen by
     WSD, and synonyms of that sense that the candidate constraints accept with enough confidence."""
     tf = recipe.transformation
-    pos = position.pos
-    lemma = position.lemma
+    token = position.tokens[position.index]
+    low, tag_ = token.text.lower(), token.tag
+    pos = wn_pos(tag_)
+    lemma = lemma_of(low, pos) if pos is not None else None
     if pos is None or lemma is None:
         return "no-sense"
-    low, tag_ = position.lower, position.tag
     if (lemma, pos) in edited:
         name, syn_name, conf = edited[(lemma, pos)]
         form = inflect(name, tag_)
@@ -334,7 +328,7 @@ def _apply(
             first = pick.randrange(len(order))
             order = order[first:] + order[:first]
         article = article_before(tokens, opt.index)
-        position = Position.at(tokens, opt.index, frozen) if edit_constraints else None
+        position = Position(tokens, opt.index, frozen) if edit_constraints else None
         first_reason = "consistency"  # when no replacement is left to try
         for rank, replacement in enumerate(order):
             if position is not None:

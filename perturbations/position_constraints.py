@@ -60,10 +60,9 @@ class FrozenSpans(PositionConstraint):
     """Never edit a character the caller froze (answer spans in a context)."""
 
     reason: ClassVar[str] = "frozen"
+    FROZEN_ONLY: ClassVar[bool] = True
 
     def rejects(self, position: Position) -> bool:
-        if not position.frozen_spans:
-            return False
         token = position.tokens[position.index]
         return overlaps(token.start, token.end, position.frozen_spans)
 
@@ -76,6 +75,8 @@ def _protected_words(value: Any) -> frozenset[str]:
 @dataclass(frozen=True)
 class ProtectedWords(PositionConstraint):
     """Never edit the words the user named (matched lower-cased, or exactly as given)."""
+
+    WORD_ONLY: ClassVar[bool] = True
 
     protected_words: frozenset[str] = frozenset()
     reason: ClassVar[str] = "protected"
@@ -91,6 +92,8 @@ class ProtectedWords(PositionConstraint):
 @dataclass(frozen=True)
 class WordClass(PositionConstraint):
     """A closed class of words, known by a list (lower-cased) and by Penn tags."""
+
+    WORD_ONLY: ClassVar[bool] = True
 
     name: str
     words: frozenset[str]
@@ -112,6 +115,8 @@ class WordClass(PositionConstraint):
 @dataclass(frozen=True)
 class Numbers(PositionConstraint):
     """Numbers: tagged CD, a number word or ordinal ("seven", "first"), or any digit ("1066", "3rd")."""
+
+    WORD_ONLY: ClassVar[bool] = True
 
     reason: ClassVar[str] = "number"
 
@@ -150,6 +155,8 @@ class ProperNouns(PositionConstraint):
 class Stopwords(PositionConstraint):
     """NLTK's English stopwords and negations ("not", "never")."""
 
+    WORD_ONLY: ClassVar[bool] = True
+
     reason: ClassVar[str] = "stopword"
 
     def rejects(self, position: Position) -> bool:
@@ -168,6 +175,8 @@ def _parts_of_speech(value: Any) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class PartsOfSpeech(PositionConstraint):
     """Only words of these WordNet parts of speech (of their Penn tag) change."""
+
+    WORD_ONLY: ClassVar[bool] = True
 
     pos: tuple[str, ...] = WN_POS
     reason: ClassVar[str] = "pos"
@@ -190,6 +199,8 @@ class TagFitsWord(PositionConstraint):
     """The word is a form lemminflect gives its lemma for its tag ("took" tagged VBN is not): otherwise
     the replacement's re-inflection would be a guess. Words WordNet has no lemma for are left to the
     transformation (which counts them as "no-sense")."""
+
+    WORD_ONLY: ClassVar[bool] = True
 
     reason: ClassVar[str] = "inflection"
 
