@@ -41,8 +41,8 @@ def overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
 class Position(NamedTuple):
     """A word of a tagged text (`tokens[index]`), with its neighbours and the text's frozen spans.
 
-    An immutable record like the engine's frozen dataclasses, but a NamedTuple: one is built for every word
-    of every text, and a tuple costs a fraction of a frozen dataclass to build."""
+    An immutable record like the engine's frozen dataclasses, but a NamedTuple: one is built for most
+    words of every text, and building a tuple skips the per-field checks of a frozen dataclass."""
 
     tokens: tuple[Token, ...]
     index: int

@@ -86,7 +86,7 @@ def _dense_model() -> tuple[dict[str, int], Any, tuple[str, ...], dict[str, str]
     """The weights as a dense (feature x class) matrix, classes sorted by name, and the tag dictionary.
 
     Scoring a word is then one gather and one column sum over its known features, instead of a
-    Python loop over every (feature, class) weight (which was half of a build's time). The sum adds
+    Python loop over every (feature, class) weight of every feature. The sum adds
     the rows in feature order, as NLTK's loop does, and a class a feature lacks adds 0.0, so the
     scores are the same numbers."""
     import numpy as np
@@ -110,8 +110,8 @@ def _normalize(word: str) -> str:
 
 def tag_words(words: list[str]) -> list[str]:
     """Penn Treebank tags of a list of words, in order: NLTK's averaged perceptron, same model, same
-    features, same arithmetic, without building a feature dict per word (tagging was the largest
-    cost of a build after WordNet was cached). Tests check it equals `nltk_tag_words`."""
+    features, same arithmetic, without building a feature dict per word (every word of every text is
+    tagged, and a warm build does little else per word). Tests check it equals `nltk_tag_words`."""
     if not words:
         return []
     import numpy as np
