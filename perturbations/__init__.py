@@ -6,7 +6,14 @@ nothing: WordNet, the tagger and stopwords are loaded on first use.
 
 from __future__ import annotations
 
-from perturbations.constraints import Candidate, CandidateConstraint, Constraint, Position, PositionConstraint, Stage
+from perturbations.constraints import (
+    Candidate,
+    CandidateConstraint,
+    Constraint,
+    Position,
+    PositionConstraint,
+    Stage,
+)
 from perturbations.errors import (
     MissingResourceError,
     PerturbationError,
@@ -18,7 +25,12 @@ from perturbations.errors import (
 from perturbations.lexicon import check_resources, wordnet_version
 from perturbations.recipes import Recipe
 from perturbations.records import Perturbation, Substitution, Token
-from perturbations.registry import default_version, get_recipe, list_recipes, register_recipe
+from perturbations.registry import (
+    default_version,
+    get_recipe,
+    list_recipes,
+    register_recipe,
+)
 from perturbations.workers import map_in_workers, save_cache
 
 __all__ = [

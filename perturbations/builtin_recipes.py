@@ -12,8 +12,8 @@ from perturbations.candidate_constraints import (
     LettersOnly,
     NoProperLemma,
     NotOwnForm,
-    NoUnderscore,
     NotSelf,
+    NoUnderscore,
     PossessiveAgreement,
 )
 from perturbations.constraints import Constraint

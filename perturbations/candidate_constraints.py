@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from perturbations.constraints import Candidate, CandidateConstraint, Stage, overlaps
-from perturbations.inflect import agree_article, article_before, lemma_forms, match_case, possessive_clitic
+from perturbations.inflect import (
+    agree_article,
+    article_before,
+    lemma_forms,
+    match_case,
+    possessive_clitic,
+)
 
 
 def _squash(word: str) -> str:

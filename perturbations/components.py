@@ -7,7 +7,8 @@ new part with a new parameter needs no edit elsewhere for `get_recipe(name, **ov
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 
 class Component:

@@ -21,9 +21,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import ClassVar, NamedTuple, Sequence
+from typing import ClassVar, NamedTuple
 
 from perturbations.components import Component, jsonable
 from perturbations.lexicon import lemma_of, wn_pos
@@ -200,7 +201,7 @@ class ConstraintPlan:
     )
 
     @classmethod
-    def of(cls, constraints: Sequence[Constraint]) -> "ConstraintPlan":
+    def of(cls, constraints: Sequence[Constraint]) -> ConstraintPlan:
         position = tuple(c for c in constraints if isinstance(c, PositionConstraint))
         candidate = [c for c in constraints if isinstance(c, CandidateConstraint)]
         by_stage = {stage: tuple(c for c in candidate if c.stage is stage) for stage in Stage}

@@ -12,11 +12,25 @@ import hashlib
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
-from perturbations.constraints import Candidate, CandidateConstraint, ConstraintPlan, Position, Stage, first_rejection
-from perturbations.inflect import agree_article, article_before, inflect, match_case, possessive_clitic
+from perturbations.constraints import (
+    Candidate,
+    CandidateConstraint,
+    ConstraintPlan,
+    Position,
+    Stage,
+    first_rejection,
+)
+from perturbations.inflect import (
+    agree_article,
+    article_before,
+    inflect,
+    match_case,
+    possessive_clitic,
+)
 from perturbations.lexicon import lemma_of, sense_names, synset_lemmas, wn_pos
 from perturbations.records import Perturbation, Substitution, Token
 from perturbations.store import persistent
@@ -144,7 +158,7 @@ def _consistency_maps(
 
 
 def perturb_text(
-    recipe: "Recipe",
+    recipe: Recipe,
     text: str,
     *,
     seed: int,
@@ -198,7 +212,7 @@ def perturb_text(
 
 
 def _option(
-    recipe: "Recipe",
+    recipe: Recipe,
     plan: ConstraintPlan,
     position: Position,
     context: frozenset[str],
@@ -266,7 +280,7 @@ def _judge(
     return first_rejection(constraints, candidate)
 
 
-def _spend_budget(options: list[_Option], n_words: int, budget: "Budget", rng: random.Random, variant: int) -> list[_Option]:
+def _spend_budget(options: list[_Option], n_words: int, budget: Budget, rng: random.Random, variant: int) -> list[_Option]:
     """Keep the forced (consistency) edits, then the most confident words up to the budget.
 
     The budget counts distinct words (lemma and POS): every occurrence of a chosen word changes.

@@ -9,7 +9,7 @@ compound such as "ice cream", the word before "of" in "soldier of fortune").
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from perturbations.records import Token
 from perturbations.store import persistent

@@ -8,11 +8,17 @@ buildable (`builtin_recipes.py`, `registry.py`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, ClassVar
 
 from perturbations.components import Component, as_bool, as_count, as_float, as_str
-from perturbations.constraints import CandidateConstraint, Constraint, ConstraintPlan, Stage
+from perturbations.constraints import (
+    CandidateConstraint,
+    Constraint,
+    ConstraintPlan,
+    Stage,
+)
 from perturbations.engine import perturb_text
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation
@@ -164,7 +170,7 @@ class Recipe:
         named = [c.reason for c in self.constraints if not isinstance(c, CandidateConstraint) or c.stage in (Stage.CONTEXT, Stage.EDIT)]
         return tuple(dict.fromkeys([*named, *TRANSFORMATION_REASONS, *ENGINE_REASONS]))
 
-    def with_overrides(self, **overrides: Any) -> "Recipe":
+    def with_overrides(self, **overrides: Any) -> Recipe:
         """A copy with some parameters changed (validated); the name and version stay."""
         components = list(self._components())
         owner = {key: i for i, component in enumerate(components) for key in component.PARAMETERS}

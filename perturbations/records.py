@@ -53,7 +53,7 @@ class Substitution:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Substitution":
+    def from_dict(cls, data: dict[str, Any]) -> Substitution:
         return cls(
             start=int(data["start"]),
             end=int(data["end"]),

@@ -9,7 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from perturbations.builtin_recipes import BUILTIN
-from perturbations.errors import RecipeRegistrationError, UnknownRecipeError, UnknownRecipeVersionError
+from perturbations.errors import (
+    RecipeRegistrationError,
+    UnknownRecipeError,
+    UnknownRecipeVersionError,
+)
 from perturbations.recipes import Recipe
 
 

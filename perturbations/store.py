@@ -18,8 +18,9 @@ import hashlib
 import os
 import pickle
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from perturbations import resources
 from perturbations.errors import MissingResourceError

@@ -11,8 +11,9 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from perturbations import store
 
@@ -44,7 +45,7 @@ def map_in_workers(
     workers: int,
     initializer: Callable[..., None] | None = None,
     initargs: tuple[Any, ...] = (),
-    warm_up: Sequence["Recipe"] = (),
+    warm_up: Sequence[Recipe] = (),
 ) -> Iterator[R]:
     """`task(item)` for every item, computed in `workers` processes, yielded as they complete.
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from perturbations import store
 from perturbations.lexicon import raw_synset, sense_names, stopwords, synset, wordnet

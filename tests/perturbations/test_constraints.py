@@ -9,19 +9,32 @@ from typing import ClassVar
 
 import pytest
 
-from perturbations import Candidate, CandidateConstraint, Position, PositionConstraint, Stage, get_recipe
+from perturbations import (
+    Candidate,
+    CandidateConstraint,
+    Position,
+    PositionConstraint,
+    Stage,
+    get_recipe,
+)
 from perturbations.candidate_constraints import (
     ArticleAgreement,
     Inflectable,
     LettersOnly,
     NoProperLemma,
     NotOwnForm,
-    NoUnderscore,
     NotSelf,
+    NoUnderscore,
     PossessiveAgreement,
 )
 from perturbations.constraints import ConstraintPlan, overlaps
-from perturbations.position_constraints import FrozenSpans, PartsOfSpeech, ProperNouns, ProtectedWords, TagFitsWord
+from perturbations.position_constraints import (
+    FrozenSpans,
+    PartsOfSpeech,
+    ProperNouns,
+    ProtectedWords,
+    TagFitsWord,
+)
 from perturbations.text import tag
 
 
