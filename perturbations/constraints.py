@@ -13,7 +13,9 @@ A recipe composes a tuple of constraint objects. Each object both acts and descr
   asks it and what of the candidate it may read.
 
 A new rule is one new object (a subclass with `rejects`), added to a new recipe version; the engine
-needs no edit for it.
+needs no edit for it. Two class flags let the engine ask a rule less often without changing any answer:
+`WORD_ONLY` (a position rule whose verdict depends only on the word's text and tag: asked once per word)
+and `FROZEN_ONLY` (a rule that can only reject because of frozen spans: not asked in texts without any).
 """
 
 from __future__ import annotations
@@ -96,7 +98,8 @@ class Stage(Enum):
       A synonym that a consistent earlier text already chose is not judged again at this stage.
     - FORM: as LEMMA, plus the written form (`form`, `inflected`); memoised likewise.
     - CONTEXT: everything, including `position`, `senses` and `confidence`; asked for every occurrence,
-      after the confidence threshold and before the budget chooses which words change.
+      after the confidence threshold and before the budget chooses which words change (and for a synonym
+      carried over from a consistent earlier text, whose `senses` are then empty).
     - EDIT: everything; asked when an edit is written, after the budget chose the word, for agreement with
       neighbouring words that the edit would also change.
     """
