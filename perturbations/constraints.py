@@ -196,12 +196,14 @@ class ConstraintPlan:
     context: tuple[CandidateConstraint, ...]
     edit: tuple[CandidateConstraint, ...]
     lexical_key: str
-    # (word, tag) -> (the position constraints still to ask at each occurrence in a text with frozen spans,
-    # those to ask in a text without, the reason of the first WORD_ONLY one that rejects, or None): what
-    # `rejection` has learnt about each word so far
-    _by_word: dict[tuple[str, str], tuple[tuple[PositionConstraint, ...], tuple[PositionConstraint, ...], str | None]] = field(
-        default_factory=dict, repr=False, compare=False, hash=False
-    )
+    # For each i in 0..len(position): the non-WORD_ONLY position constraints before the i-th, to ask at
+    # every occurrence (all of them in texts with frozen spans, those not FROZEN_ONLY in texts without).
+    _ask_with_frozen: tuple[tuple[PositionConstraint, ...], ...] = field(repr=False, compare=False)
+    _ask_without_frozen: tuple[tuple[PositionConstraint, ...], ...] = field(repr=False, compare=False)
+    # word + "\0" + tag -> index of the first WORD_ONLY position constraint that rejects it (len(position)
+    # when none does): learnt once per word and plan. Strings and small ints, so the garbage collector
+    # never walks it.
+    _first_word_only: dict[str, int] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @classmethod
     def of(cls, constraints: Sequence[Constraint]) -> ConstraintPlan:
@@ -210,7 +212,11 @@ class ConstraintPlan:
         by_stage = {stage: tuple(c for c in candidate if c.stage is stage) for stage in Stage}
         lexical = by_stage[Stage.LEMMA] + by_stage[Stage.FORM]
         key = hashlib.sha256("\n".join(c.identity() for c in lexical).encode("utf-8")).hexdigest()[:16]
-        return cls(position, by_stage[Stage.LEMMA], by_stage[Stage.FORM], by_stage[Stage.CONTEXT], by_stage[Stage.EDIT], key)
+        in_context = [tuple(c for c in position[:i] if not c.WORD_ONLY) for i in range(len(position) + 1)]
+        return cls(
+            position, by_stage[Stage.LEMMA], by_stage[Stage.FORM], by_stage[Stage.CONTEXT], by_stage[Stage.EDIT], key,
+            tuple(in_context), tuple(tuple(c for c in ask if not c.FROZEN_ONLY) for ask in in_context),
+        )
 
     def rejection(self, tokens: tuple[Token, ...], index: int, frozen_spans: tuple[tuple[int, int], ...]) -> str | None:
         """The reason of the first position constraint (in recipe order) that rejects the word at `index`,
@@ -219,30 +225,23 @@ class ConstraintPlan:
         The same answer as asking every constraint in order: WORD_ONLY constraints are asked once per
         (word, tag), FROZEN_ONLY ones only in texts with frozen spans."""
         token = tokens[index]
-        key = (token.text, token.tag)
-        known = self._by_word.get(key)
-        if known is None:
-            known = self._by_word[key] = self._word_plan(Position(tokens, index, frozen_spans))
-        ask = known[0] if frozen_spans else known[1]
+        key = token.text + "\0" + token.tag
+        first = self._first_word_only.get(key)
+        if first is None:
+            first = self._first_word_only[key] = self._first_word_only_rejection(Position(tokens, index, frozen_spans))
+        ask = (self._ask_with_frozen if frozen_spans else self._ask_without_frozen)[first]
         if ask:
             position = Position(tokens, index, frozen_spans)
             for constraint in ask:
                 if constraint.rejects(position):
                     return constraint.reason
-        return known[2]
+        return self.position[first].reason if first < len(self.position) else None
 
-    def _word_plan(
-        self, position: Position
-    ) -> tuple[tuple[PositionConstraint, ...], tuple[PositionConstraint, ...], str | None]:
-        ask: list[PositionConstraint] = []
-        reason = None
-        for constraint in self.position:
-            if not constraint.WORD_ONLY:
-                ask.append(constraint)
-            elif constraint.rejects(position):
-                reason = constraint.reason
-                break
-        return tuple(ask), tuple(c for c in ask if not c.FROZEN_ONLY), reason
+    def _first_word_only_rejection(self, position: Position) -> int:
+        for i, constraint in enumerate(self.position):
+            if constraint.WORD_ONLY and constraint.rejects(position):
+                return i
+        return len(self.position)
 
     def edit_constraints(self, frozen_spans: Sequence[tuple[int, int]]) -> tuple[CandidateConstraint, ...]:
         """The EDIT-stage constraints to ask in a text with these frozen spans."""
