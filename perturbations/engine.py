@@ -51,12 +51,27 @@ def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
 _LEXICAL: dict[str, ConstraintPlan] = {}
 
 
-def _uninflected(name: str) -> str:
-    return name.replace("_", " ")
+def _synonym(
+    word_low: str,
+    tag_: str,
+    lemma: str,
+    pos: str,
+    synset_name: str,
+    name: str,
+    position: Position | None = None,
+    confidence: float | None = None,
+) -> Candidate:
+    """The candidate `name` for a word: inflected for the word's tag when lemminflect knows the form, else
+    its words as they are (and `inflected` says which)."""
+    form = inflect(name, tag_)
+    written = form if form is not None else name.replace("_", " ")
+    return Candidate(word_low, tag_, lemma, pos, synset_name, name, written, form is not None, position, (), confidence)
 
 
 @persistent("candidate_forms")
-def _candidate_forms(lexical_key: str, synset_name: str, tag_: str, word_low: str, lemma: str) -> tuple[tuple[str, str, bool], ...]:
+def _candidate_forms(
+    lexical_key: str, synset_name: str, tag_: str, word_low: str, lemma: str
+) -> tuple[tuple[str, str, bool], ...]:
     """(lemma name, form, inflected) of the synonyms in one synset that the LEMMA and FORM constraints
     keyed by `lexical_key` accept, ranked by cntlist count then name, one per form; forms lower-case,
     words separated by spaces."""
@@ -65,8 +80,7 @@ def _candidate_forms(lexical_key: str, synset_name: str, tag_: str, word_low: st
     out: list[tuple[str, str, bool]] = []
     seen: set[str] = set()
     for name, _count in synset_lemmas(synset_name):
-        form = inflect(name, tag_)
-        candidate = Candidate(word_low, tag_, lemma, pos, synset_name, name, form if form is not None else _uninflected(name), form is not None)
+        candidate = _synonym(word_low, tag_, lemma, pos, synset_name, name)
         if candidate.form in seen or first_rejection(plan.lemma, candidate) or first_rejection(plan.form, candidate):
             continue
         seen.add(candidate.form)
@@ -188,7 +202,7 @@ def perturb_text(
         if not is_word(tok.text):
             continue
         n_words += 1
-        found = plan.rejection(tokens, i, frozen) or _option(recipe, plan, Position(tokens, i, frozen), context, edited, kept)
+        found = plan.rejection(tokens, i, frozen) or _option(recipe, Position(tokens, i, frozen), context, edited, kept)
         if isinstance(found, str):
             skipped[found] += 1
         else:
@@ -213,7 +227,6 @@ def perturb_text(
 
 def _option(
     recipe: Recipe,
-    plan: ConstraintPlan,
     position: Position,
     context: frozenset[str],
     edited: dict[tuple[str, str], tuple[str, str, float]],
@@ -223,7 +236,7 @@ def _option(
 
     Its position constraints have accepted it; the transformation now needs its lemma, a sense chosen by
     WSD, and synonyms of that sense that the candidate constraints accept with enough confidence."""
-    tf = recipe.transformation
+    tf, plan = recipe.transformation, recipe.plan
     token = position.tokens[position.index]
     low, tag_ = token.text.lower(), token.tag
     pos = wn_pos(tag_)
@@ -232,13 +245,12 @@ def _option(
         return "no-sense"
     if (lemma, pos) in edited:
         name, syn_name, conf = edited[(lemma, pos)]
-        form = inflect(name, tag_)
-        carried = Candidate(low, tag_, lemma, pos, syn_name, name, form if form is not None else _uninflected(name), form is not None,
-                            position, (), conf)
+        carried = _synonym(low, tag_, lemma, pos, syn_name, name, position, conf)
         rule = first_rejection(plan.form, carried) or first_rejection(plan.context, carried)
         if rule is not None:
             return "consistency" if rule.stage is Stage.FORM else rule.reason
-        return _Option(position.index, lemma, pos, syn_name, conf, ((name, carried.form, carried.inflected, conf),), forced=True)
+        replacement = (name, carried.form, carried.inflected, conf)
+        return _Option(position.index, lemma, pos, syn_name, conf, (replacement,), forced=True)
     if (lemma, pos) in kept:
         return "consistency"
     word_senses = sense_names(lemma, pos)
@@ -252,11 +264,12 @@ def _option(
     cands = _candidate_forms(key, syn, tag_, low, lemma)
     if not cands:
         return "no-candidate"
-    sure = [(name, form, inflected, mass) for name, form, inflected in cands if (mass := _synonym_mass(form, tag_, dist)) >= tf.threshold]
+    scored = [(name, form, inflected, _synonym_mass(form, tag_, dist)) for name, form, inflected in cands]
+    sure = [c for c in scored if c[3] >= tf.threshold]
     if not sure:
         return "low-confidence"
     if plan.context:
-        judged = [(c, _judge(plan.context, low, tag_, lemma, pos, syn, c, position, dist)) for c in sure]
+        judged = [(c, _judge(plan.context, position, lemma, pos, syn, c, dist)) for c in sure]
         sure = [c for c, rule in judged if rule is None]
         if not sure:
             return judged[0][1].reason  # type: ignore[union-attr]  # every candidate has a rule here
@@ -265,22 +278,26 @@ def _option(
 
 def _judge(
     constraints: tuple[CandidateConstraint, ...],
-    low: str,
-    tag_: str,
+    position: Position,
     lemma: str,
     pos: str,
     synset: str,
     replacement: Replacement,
-    position: Position,
     senses: Sequence[tuple[str, float]],
 ) -> CandidateConstraint | None:
-    """The first of `constraints` (CONTEXT or EDIT stage) that rejects one replacement, or None."""
+    """The first of `constraints` (CONTEXT or EDIT stage) that rejects one replacement of the word at
+    `position`, or None."""
     name, form, inflected, conf = replacement
-    candidate = Candidate(low, tag_, lemma, pos, synset, name, form, inflected, position, tuple(senses), conf)
+    token = position.tokens[position.index]
+    candidate = Candidate(
+        token.text.lower(), token.tag, lemma, pos, synset, name, form, inflected, position, tuple(senses), conf
+    )
     return first_rejection(constraints, candidate)
 
 
-def _spend_budget(options: list[_Option], n_words: int, budget: Budget, rng: random.Random, variant: int) -> list[_Option]:
+def _spend_budget(
+    options: list[_Option], n_words: int, budget: Budget, rng: random.Random, variant: int
+) -> list[_Option]:
     """Keep the forced (consistency) edits, then the most confident words up to the budget.
 
     The budget counts distinct words (lemma and POS): every occurrence of a chosen word changes.
@@ -346,7 +363,7 @@ def _apply(
         first_reason = "consistency"  # when no replacement is left to try
         for rank, replacement in enumerate(order):
             if position is not None:
-                rule = _judge(edit_constraints, position.lower, tok.tag, opt.lemma, opt.pos, opt.synset, replacement, position, opt.senses)
+                rule = _judge(edit_constraints, position, opt.lemma, opt.pos, opt.synset, replacement, opt.senses)
                 if rule is not None:
                     if rank == 0:
                         first_reason = rule.reason

@@ -33,7 +33,8 @@ ENGINE_REASONS = ("consistency", "budget")
 # The order of `Recipe.parameters()` that files written since robustqa 0.1 carry; parameters a later part
 # adds follow in the order of the recipe's parts.
 _PARAMETER_ORDER = (
-    "fields", "wsd", "threshold", "pos", "use_context", "rate", "min_substitutions", "max_substitutions", "protected_words",
+    "fields", "wsd", "threshold", "pos", "use_context", "rate", "min_substitutions", "max_substitutions",
+    "protected_words",
 )
 # parameter -> (signature field, how its value is written there), in signature order
 _SIGNATURE: dict[str, tuple[str, Callable[[Any], object]]] = {
@@ -62,7 +63,9 @@ class WordNetSynonyms(Component):
     wsd: str = "enhanced-lesk"
     threshold: float = 0.8
     use_context: bool = True
-    PARAMETERS: ClassVar[dict[str, Callable[[Any], Any]]] = {"wsd": as_str, "threshold": as_float, "use_context": as_bool}
+    PARAMETERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
+        "wsd": as_str, "threshold": as_float, "use_context": as_bool,
+    }
 
     def validate(self) -> None:
         if self.wsd not in METHODS:
@@ -102,7 +105,10 @@ class Budget(Component):
             )
 
     def describe(self) -> str:
-        return f"Budget(rate={self.rate}, min_substitutions={self.min_substitutions}, max_substitutions={self.max_substitutions})"
+        return (
+            f"Budget(rate={self.rate}, min_substitutions={self.min_substitutions}, "
+            f"max_substitutions={self.max_substitutions})"
+        )
 
 
 @dataclass(frozen=True)
@@ -167,7 +173,8 @@ class Recipe:
 
     def reasons(self) -> tuple[str, ...]:
         """Every reason name a word can be counted under in `Perturbation.skipped` with this recipe."""
-        named = [c.reason for c in self.constraints if not isinstance(c, CandidateConstraint) or c.stage in (Stage.CONTEXT, Stage.EDIT)]
+        counted = (Stage.CONTEXT, Stage.EDIT)  # LEMMA and FORM rejections count as "no-candidate"
+        named = [c.reason for c in self.constraints if not isinstance(c, CandidateConstraint) or c.stage in counted]
         return tuple(dict.fromkeys([*named, *TRANSFORMATION_REASONS, *ENGINE_REASONS]))
 
     def with_overrides(self, **overrides: Any) -> Recipe:

@@ -34,7 +34,9 @@ class RecipeRegistry:
         with `default=True`. Raises RecipeRegistrationError for a taken (name, version) or a malformed one."""
         for part, value in (("name", recipe.name), ("version", recipe.version)):
             if not value or "@" in value or value != value.strip():
-                raise RecipeRegistrationError(f"recipe {part} {value!r} must be non-empty, without '@' or surrounding spaces")
+                raise RecipeRegistrationError(
+                    f"recipe {part} {value!r} must be non-empty, without '@' or surrounding spaces"
+                )
         versions = self._versions.setdefault(recipe.name, {})
         if recipe.version in versions:
             raise RecipeRegistrationError(

@@ -68,7 +68,9 @@ def map_in_workers(
         _INHERITED_READERS[:] = _wordnet_readers()
         gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(initializer, initargs)) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(initializer, initargs)
+        ) as pool:
             futures = [pool.submit(_run, task, item) for item in items]
             for future in as_completed(futures):
                 result, learnt = future.result()
