@@ -122,4 +122,7 @@ def _wordnet_readers() -> list[Any]:
     module = sys.modules.get("nltk.corpus.reader.wordnet")
     if module is None:
         return []  # no reader was created
-    return [o for o in gc.get_objects() if isinstance(o, module.WordNetCorpusReader)]
+    reader = module.WordNetCorpusReader
+    # type(o), not isinstance(o, ...): isinstance reads `__class__`, which some proxies (deprecated
+    # torch attributes) answer with a warning
+    return [o for o in gc.get_objects() if issubclass(type(o), reader)]
