@@ -31,6 +31,7 @@ from typing import ClassVar, NamedTuple
 from perturbations.components import Component, jsonable
 from perturbations.lexicon import lemma_of, wn_pos
 from perturbations.records import Token
+from perturbations.store import persistent
 
 # Tokens after which a capital letter says nothing about the word (sentence or quote starts).
 _SENTENCE_OPENERS = frozenset('. ! ? : ; " “ ” ( [ - — – \''.split())
@@ -186,8 +187,9 @@ class CandidateConstraint(Constraint):
 class ConstraintPlan:
     """A recipe's constraints sorted by when the engine asks them (built once per recipe).
 
-    `lexical_key` names the LEMMA and FORM constraints together: memoised candidate lists are keyed by it,
-    so two recipes share them exactly when those constraints are the same.
+    `lexical_key` names the LEMMA and FORM constraints together, `position_key` the position constraints in
+    their order: memoised (and persisted) verdicts are keyed by them, so two recipes share verdicts exactly
+    when those constraints are the same.
     """
 
     position: tuple[PositionConstraint, ...]
@@ -196,13 +198,14 @@ class ConstraintPlan:
     context: tuple[CandidateConstraint, ...]
     edit: tuple[CandidateConstraint, ...]
     lexical_key: str
+    position_key: str
     # For each i in 0..len(position): the non-WORD_ONLY position constraints before the i-th, to ask at
     # every occurrence (all of them in texts with frozen spans, those not FROZEN_ONLY in texts without).
     _ask_with_frozen: tuple[tuple[PositionConstraint, ...], ...] = field(repr=False, compare=False)
     _ask_without_frozen: tuple[tuple[PositionConstraint, ...], ...] = field(repr=False, compare=False)
     # word + "\0" + tag -> index of the first WORD_ONLY position constraint that rejects it (len(position)
-    # when none does): learnt once per word and plan. Strings and small ints, so the garbage collector
-    # never walks it.
+    # when none does), in front of the persisted table: strings and small ints, which the garbage
+    # collector never walks.
     _first_word_only: dict[str, int] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @classmethod
@@ -211,12 +214,18 @@ class ConstraintPlan:
         candidate = [c for c in constraints if isinstance(c, CandidateConstraint)]
         by_stage = {stage: tuple(c for c in candidate if c.stage is stage) for stage in Stage}
         lexical = by_stage[Stage.LEMMA] + by_stage[Stage.FORM]
-        key = hashlib.sha256("\n".join(c.identity() for c in lexical).encode("utf-8")).hexdigest()[:16]
         in_context = [tuple(c for c in position[:i] if not c.WORD_ONLY) for i in range(len(position) + 1)]
         return cls(
-            position, by_stage[Stage.LEMMA], by_stage[Stage.FORM], by_stage[Stage.CONTEXT], by_stage[Stage.EDIT], key,
+            position, by_stage[Stage.LEMMA], by_stage[Stage.FORM], by_stage[Stage.CONTEXT], by_stage[Stage.EDIT],
+            _key("lexical", lexical), _key("position", position),
             tuple(in_context), tuple(tuple(c for c in ask if not c.FROZEN_ONLY) for ask in in_context),
         )
+
+    def register(self) -> None:
+        """Make this plan findable by its keys, for the memoised functions that are given only a key
+        (a plan that arrives pickled in a worker process is registered again here)."""
+        _PLANS.setdefault(self.lexical_key, self)
+        _PLANS.setdefault(self.position_key, self)
 
     def rejection(self, tokens: tuple[Token, ...], index: int, frozen_spans: tuple[tuple[int, int], ...]) -> str | None:
         """The reason of the first position constraint (in recipe order) that rejects the word at `index`,
@@ -228,7 +237,8 @@ class ConstraintPlan:
         key = token.text + "\0" + token.tag
         first = self._first_word_only.get(key)
         if first is None:
-            first = self._first_word_only[key] = self._first_word_only_rejection(Position(tokens, index, frozen_spans))
+            self.register()
+            first = self._first_word_only[key] = _first_word_only_rejection(self.position_key, token.text, token.tag)
         ask = (self._ask_with_frozen if frozen_spans else self._ask_without_frozen)[first]
         if ask:
             position = Position(tokens, index, frozen_spans)
@@ -237,15 +247,35 @@ class ConstraintPlan:
                     return constraint.reason
         return self.position[first].reason if first < len(self.position) else None
 
-    def _first_word_only_rejection(self, position: Position) -> int:
-        for i, constraint in enumerate(self.position):
-            if constraint.WORD_ONLY and constraint.rejects(position):
-                return i
-        return len(self.position)
-
     def edit_constraints(self, frozen_spans: Sequence[tuple[int, int]]) -> tuple[CandidateConstraint, ...]:
         """The EDIT-stage constraints to ask in a text with these frozen spans."""
         return self.edit if frozen_spans else tuple(c for c in self.edit if not c.FROZEN_ONLY)
+
+
+_PLANS: dict[str, ConstraintPlan] = {}  # by lexical_key and by position_key (see `ConstraintPlan.register`)
+
+
+def plan_for(key: str) -> ConstraintPlan:
+    """The registered plan with this lexical or position key."""
+    return _PLANS[key]
+
+
+def _key(kind: str, constraints: Sequence[Constraint]) -> str:
+    identities = "\n".join(c.identity() for c in constraints)
+    return kind + ":" + hashlib.sha256(identities.encode("utf-8")).hexdigest()[:16]
+
+
+@persistent("first_word_only")
+def _first_word_only_rejection(position_key: str, word: str, tag: str) -> int:
+    """Index of the first WORD_ONLY position constraint of the plan that rejects `word` tagged `tag`
+    (the number of position constraints when none does). They are shown the word alone, as a one-word
+    text: their verdict may depend on nothing else."""
+    constraints = plan_for(position_key).position
+    alone = Position((Token(word, 0, len(word), tag),), 0)
+    for i, constraint in enumerate(constraints):
+        if constraint.WORD_ONLY and constraint.rejects(alone):
+            return i
+    return len(constraints)
 
 
 def first_rejection(constraints: Sequence[CandidateConstraint], candidate: Candidate) -> CandidateConstraint | None:

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 from perturbations.constraints import (
     Candidate,
     CandidateConstraint,
-    ConstraintPlan,
     Position,
     Stage,
     first_rejection,
+    plan_for,
 )
 from perturbations.inflect import (
     agree_article,
@@ -44,11 +44,6 @@ if TYPE_CHECKING:
 def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
     """A generator private to one (seed, key, variant): no global random state."""
     return random.Random(hashlib.sha256(f"{seed}:{key}:{variant}".encode()).digest())
-
-
-# Lexical (LEMMA and FORM stage) constraints by their plan's key: the memoised candidate lists below are
-# keyed by that string, so the tables persist without pickling constraint objects.
-_LEXICAL: dict[str, ConstraintPlan] = {}
 
 
 def _synonym(
@@ -75,7 +70,7 @@ def _candidate_forms(
     """(lemma name, form, inflected) of the synonyms in one synset that the LEMMA and FORM constraints
     keyed by `lexical_key` accept, ranked by cntlist count then name, one per form; forms lower-case,
     words separated by spaces."""
-    plan = _LEXICAL[lexical_key]
+    plan = plan_for(lexical_key)  # keyed by a string, so the table persists without pickling constraints
     pos = wn_pos(tag_) or ""
     out: list[tuple[str, str, bool]] = []
     seen: set[str] = set()
@@ -188,7 +183,7 @@ def perturb_text(
     if not tokens:
         return Perturbation(original=text, perturbed=text, recipe=ident)
     tf, plan, budget = recipe.transformation, recipe.plan, recipe.budget
-    _LEXICAL.setdefault(plan.lexical_key, plan)
+    plan.register()
     skipped: Counter[str] = Counter()
     frozen = tuple(frozen_spans)
     context = bag(t.text for t in tokens)  # the question's words are already tokenized

@@ -135,16 +135,17 @@ class ProperNouns(PositionConstraint):
     reason: ClassVar[str] = "proper-noun"
 
     def rejects(self, position: Position) -> bool:
-        tag, word = position.tag, position.word
-        if tag == "NNP" or tag == "NNPS":
+        tokens, index = position.tokens, position.index
+        token = tokens[index]  # read once: this rule is asked at every occurrence of most words
+        if token.tag == "NNP" or token.tag == "NNPS":
             return True
+        word = token.text
         if not word[:1].isupper():
             return False
-        following = position.neighbour(1)
         return (
             not position.sentence_initial
             or (len(word) > 1 and word.isupper())
-            or (following is not None and following.text[:1].isupper())
+            or (index + 1 < len(tokens) and tokens[index + 1].text[:1].isupper())
         )
 
     def describe(self) -> str:
