@@ -212,6 +212,9 @@ class ConstraintPlan:
     def of(cls, constraints: Sequence[Constraint]) -> ConstraintPlan:
         position = tuple(c for c in constraints if isinstance(c, PositionConstraint))
         candidate = [c for c in constraints if isinstance(c, CandidateConstraint)]
+        for c in (*position, *candidate):
+            if not c.reason:
+                raise TypeError(f"constraint {c.describe()} needs a reason name (the key it is counted under)")
         by_stage = {stage: tuple(c for c in candidate if c.stage is stage) for stage in Stage}
         lexical = by_stage[Stage.LEMMA] + by_stage[Stage.FORM]
         in_context = [tuple(c for c in position[:i] if not c.WORD_ONLY) for i in range(len(position) + 1)]

@@ -18,7 +18,8 @@ from typing import Any
 
 from perturbations.errors import MissingResourceError
 
-# name -> (NLTK resource names tried in order, folder names whose presence earlier on the path means "ask NLTK", install)
+# name -> (NLTK resource names tried in order, folder names whose presence earlier on the path means
+# "ask NLTK", install command)
 RESOURCES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "wordnet": (
         ("corpora/wordnet", "corpora/wordnet.zip/wordnet/"),

@@ -211,7 +211,8 @@ def save() -> bool:
     try:
         record = _STATE.get("resources") or resources.record()
         path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"format": CACHE_FORMAT, "resources": record, "tables": {name: dict(t) for name, t in _TABLES.items()}}
+        tables = {name: dict(t) for name, t in _TABLES.items()}
+        payload = {"format": CACHE_FORMAT, "resources": record, "tables": tables}
         fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:

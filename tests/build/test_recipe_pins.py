@@ -44,7 +44,8 @@ def fingerprint(data: list[dict[str, Any]]) -> str:
     digest = hashlib.sha256()
     for article in data:
         for paragraph in article["paragraphs"]:
-            digest.update(json.dumps([paragraph["context"], paragraph.get("context_substitutions", [])], ensure_ascii=False).encode() + b"\n")
+            context = [paragraph["context"], paragraph.get("context_substitutions", [])]
+            digest.update(json.dumps(context, ensure_ascii=False).encode() + b"\n")
             for qa in paragraph["qas"]:
                 record = [qa["id"], qa["question"], qa.get("substitutions", []), qa["answers"]]
                 digest.update(json.dumps(record, ensure_ascii=False).encode() + b"\n")
@@ -52,7 +53,8 @@ def fingerprint(data: list[dict[str, Any]]) -> str:
 
 
 def test_qads_1_1_builds_exactly_the_published_questions(squad_half_path: Path) -> None:
-    result = build_dataset(load_squad(squad_half_path, check_answers=True), perturbations.get_recipe("qads@1.1"), seed=13)
+    dataset = load_squad(squad_half_path, check_answers=True)
+    result = build_dataset(dataset, perturbations.get_recipe("qads@1.1"), seed=13)
     assert result.document["robustqa"]["summary"] == QADS_1_1_SUMMARY
     assert fingerprint(result.document["data"]) == QADS_1_1_HALF
     assert result.signature.format().startswith(
