@@ -116,9 +116,9 @@ class ArticleAgreement(CandidateConstraint):
         if position is None:
             return False
         article = article_before(position.tokens, position.index)
-        if article is None or agree_article(article.text, match_case(position.word, candidate.form)) == article.text:
+        if article is None or not overlaps(article.start, article.end, position.frozen_spans):
             return False
-        return overlaps(article.start, article.end, position.frozen_spans)
+        return agree_article(article.text, match_case(position.word, candidate.form)) != article.text
 
 
 @dataclass(frozen=True)
@@ -134,5 +134,7 @@ class PossessiveAgreement(CandidateConstraint):
         position = candidate.position
         if position is None:
             return False
-        clitic = possessive_clitic(position.tokens, position.index, match_case(position.word, candidate.form))
-        return clitic is not None and overlaps(clitic.start, clitic.end, position.frozen_spans)
+        following = position.neighbour(1)  # the clitic, if any, which must be frozen to matter
+        if following is None or not overlaps(following.start, following.end, position.frozen_spans):
+            return False
+        return possessive_clitic(position.tokens, position.index, match_case(position.word, candidate.form)) is not None
