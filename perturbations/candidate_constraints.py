@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from perturbations.constraints import Candidate, CandidateConstraint, Stage, overlaps
 from perturbations.inflect import (
+    POSSESSIVES,
     agree_article,
     article_before,
     lemma_forms,
@@ -135,6 +136,8 @@ class PossessiveAgreement(CandidateConstraint):
         if position is None:
             return False
         following = position.neighbour(1)  # the clitic, if any, which must be frozen to matter
-        if following is None or not overlaps(following.start, following.end, position.frozen_spans):
+        if following is None or following.text.lower() not in POSSESSIVES:
+            return False
+        if not overlaps(following.start, following.end, position.frozen_spans):
             return False
         return possessive_clitic(position.tokens, position.index, match_case(position.word, candidate.form)) is not None

@@ -25,6 +25,7 @@ from perturbations.constraints import (
     plan_for,
 )
 from perturbations.inflect import (
+    POSSESSIVES,
     agree_article,
     article_before,
     inflect,
@@ -121,15 +122,12 @@ class _Option:
         return (self.lemma, self.pos)
 
 
-_POSSESSIVES = ("'s", "’s")
-
-
 def _strip_article(phrase: str) -> str:
     """The word of a substitution whose record also covers a re-agreed "a"/"an" before it, or a
     possessive after it ("men's" -> "adult males'")."""
     head, _, rest = phrase.partition(" ")
     word = rest.lstrip() if rest and head.lower() in ("a", "an") else phrase
-    for ending in _POSSESSIVES + ("'", "’"):
+    for ending in POSSESSIVES + ("'", "’"):
         if word.endswith(ending) and len(word) > len(ending):
             return word[: -len(ending)]
     return word

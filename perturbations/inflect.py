@@ -123,7 +123,7 @@ def article_before(tokens: Sequence[Token], index: int) -> Token | None:
     return previous if previous.text.lower() in ("a", "an") else None
 
 
-_POSSESSIVES = ("'s", "’s")
+POSSESSIVES = ("'s", "’s")  # the clitic, lower-cased
 
 
 @persistent("plural_noun")
@@ -144,6 +144,6 @@ def possessive_clitic(tokens: Sequence[Token], index: int, new_word: str) -> Tok
     if index + 1 >= len(tokens) or not tok.tag.startswith("NN") or not low.endswith("s"):
         return None
     nxt = tokens[index + 1]
-    if nxt.text.lower() not in _POSSESSIVES or nxt.start != tok.end:
+    if nxt.text.lower() not in POSSESSIVES or nxt.start != tok.end:
         return None
     return nxt if tok.tag in ("NNS", "NNPS") or _plural_noun(low.rsplit(" ", 1)[-1]) else None
