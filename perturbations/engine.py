@@ -195,7 +195,7 @@ def perturb_text(
         if not is_word(tok.text):
             continue
         n_words += 1
-        found = plan.rejection(tokens, i, frozen) or _option(recipe, Position(tokens, i, frozen), context, edited, kept)
+        found = plan.rejection(tokens, i, frozen) or _option(recipe, tokens, i, frozen, context, edited, kept)
         if isinstance(found, str):
             skipped[found] += 1
         else:
@@ -220,17 +220,19 @@ def perturb_text(
 
 def _option(
     recipe: Recipe,
-    position: Position,
+    tokens: tuple[Token, ...],
+    index: int,
+    frozen: tuple[tuple[int, int], ...],
     context: frozenset[str],
     edited: dict[tuple[str, str], tuple[str, str, float]],
     kept: set[tuple[str, str]],
 ) -> _Option | str:
-    """The word at `position` as an option for the budget, or the reason it stays as it is.
+    """The word at `index` as an option for the budget, or the reason it stays as it is.
 
     Its position constraints have accepted it; the transformation now needs its lemma, a sense chosen by
     WSD, and synonyms of that sense that the candidate constraints accept with enough confidence."""
     tf, plan = recipe.transformation, recipe.plan
-    token = position.tokens[position.index]
+    token = tokens[index]
     low, tag_ = token.text.lower(), token.tag
     pos = wn_pos(tag_)
     lemma = lemma_of(low, pos) if pos is not None else None
@@ -238,12 +240,12 @@ def _option(
         return "no-sense"
     if (lemma, pos) in edited:
         name, syn_name, conf = edited[(lemma, pos)]
-        carried = _synonym(low, tag_, lemma, pos, syn_name, name, position, conf)
+        carried = _synonym(low, tag_, lemma, pos, syn_name, name, Position(tokens, index, frozen), conf)
         rule = first_rejection(plan.form, carried) or first_rejection(plan.context, carried)
         if rule is not None:
             return "consistency" if rule.stage is Stage.FORM else rule.reason
         replacement = (name, carried.form, carried.inflected, conf)
-        return _Option(position.index, lemma, pos, syn_name, conf, (replacement,), forced=True)
+        return _Option(index, lemma, pos, syn_name, conf, (replacement,), forced=True)
     if (lemma, pos) in kept:
         return "consistency"
     word_senses = sense_names(lemma, pos)
@@ -262,11 +264,12 @@ def _option(
     if not sure:
         return "low-confidence"
     if plan.context:
+        position = Position(tokens, index, frozen)
         judged = [(c, _judge(plan.context, position, lemma, pos, syn, c, dist)) for c in sure]
         sure = [c for c, rule in judged if rule is None]
         if not sure:
             return judged[0][1].reason  # type: ignore[union-attr]  # every candidate has a rule here
-    return _Option(position.index, lemma, pos, syn, max(c[3] for c in sure), tuple(sure), tuple(dist))
+    return _Option(index, lemma, pos, syn, max(c[3] for c in sure), tuple(sure), tuple(dist))
 
 
 def _judge(
