@@ -203,6 +203,8 @@ class ConstraintPlan:
     # every occurrence (all of them in texts with frozen spans, those not FROZEN_ONLY in texts without).
     _ask_with_frozen: tuple[tuple[PositionConstraint, ...], ...] = field(repr=False, compare=False)
     _ask_without_frozen: tuple[tuple[PositionConstraint, ...], ...] = field(repr=False, compare=False)
+    # the reason of each position constraint, then None (no WORD_ONLY constraint rejects)
+    _word_only_reasons: tuple[str | None, ...] = field(repr=False, compare=False)
     # word + "\0" + tag -> index of the first WORD_ONLY position constraint that rejects it (len(position)
     # when none does), in front of the persisted table: strings and small ints, which the garbage
     # collector never walks.
@@ -222,6 +224,7 @@ class ConstraintPlan:
             position, by_stage[Stage.LEMMA], by_stage[Stage.FORM], by_stage[Stage.CONTEXT], by_stage[Stage.EDIT],
             _key("lexical", lexical), _key("position", position),
             tuple(in_context), tuple(tuple(c for c in ask if not c.FROZEN_ONLY) for ask in in_context),
+            (*(c.reason for c in position), None),
         )
 
     def register(self) -> None:
@@ -244,17 +247,18 @@ class ConstraintPlan:
             first = self._first_word_only[key] = _first_word_only_rejection(self.position_key, token.text, token.tag)
         ask = (self._ask_with_frozen if frozen_spans else self._ask_without_frozen)[first]
         if ask:
-            position = Position(tokens, index, frozen_spans)
+            position = _new_tuple(Position, (tokens, index, frozen_spans))  # Position(...) without its wrapper
             for constraint in ask:
                 if constraint.rejects(position):
                     return constraint.reason
-        return self.position[first].reason if first < len(self.position) else None
+        return self._word_only_reasons[first]
 
     def edit_constraints(self, frozen_spans: Sequence[tuple[int, int]]) -> tuple[CandidateConstraint, ...]:
         """The EDIT-stage constraints to ask in a text with these frozen spans."""
         return self.edit if frozen_spans else tuple(c for c in self.edit if not c.FROZEN_ONLY)
 
 
+_new_tuple = tuple.__new__
 _PLANS: dict[str, ConstraintPlan] = {}  # by lexical_key and by position_key (see `ConstraintPlan.register`)
 
 

@@ -195,11 +195,14 @@ def perturb_text(
         if not is_word(tok.text):
             continue
         n_words += 1
-        found = plan.rejection(tokens, i, frozen) or _option(recipe, tokens, i, frozen, context, edited, kept)
-        if isinstance(found, str):
-            skipped[found] += 1
-        else:
-            options.append(found)
+        reason = plan.rejection(tokens, i, frozen)
+        if reason is None:
+            found = _option(recipe, tokens, i, frozen, context, edited, kept)
+            if not isinstance(found, str):
+                options.append(found)
+                continue
+            reason = found
+        skipped[reason] += 1
 
     # generators are made only when drawn from: most texts never need one
     chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant) if options else []
