@@ -95,7 +95,8 @@ class Stage(Enum):
     """When the engine asks a candidate constraint, and so what of the `Candidate` it may read.
 
     - LEMMA: the synonym as a WordNet lemma (`name`) against the word (`word`, `tag`, `lemma`, `pos`,
-      `synset`). Verdicts are memoised across texts (and persisted), so they must depend on nothing else.
+      `synset`); `form` is still empty (a synonym rejected here is never inflected). Verdicts are memoised
+      across texts (and persisted), so they must depend on nothing else.
       A synonym that a consistent earlier text already chose is not judged again at this stage.
     - FORM: as LEMMA, plus the written form (`form`, `inflected`); memoised likewise.
     - CONTEXT: everything, including `position`, `senses` and `confidence`; asked for every occurrence,

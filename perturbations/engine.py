@@ -76,8 +76,11 @@ def _candidate_forms(
     out: list[tuple[str, str, bool]] = []
     seen: set[str] = set()
     for name, _count in synset_lemmas(synset_name):
+        bare = Candidate(word_low, tag_, lemma, pos, synset_name, name, "", False)  # not inflected yet
+        if first_rejection(plan.lemma, bare):
+            continue
         candidate = _synonym(word_low, tag_, lemma, pos, synset_name, name)
-        if candidate.form in seen or first_rejection(plan.lemma, candidate) or first_rejection(plan.form, candidate):
+        if candidate.form in seen or first_rejection(plan.form, candidate):
             continue
         seen.add(candidate.form)
         out.append((name, candidate.form, candidate.inflected))
