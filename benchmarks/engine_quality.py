@@ -77,7 +77,7 @@ def engine_edits(results: Iterable[Any]) -> list[Edit]:
                 orig = orig[orig.rindex(" ") + 1 :]
                 cut = rep.index(" ") + 1
                 rep, new_start = rep[cut:], new_start + cut
-            out.append(Edit(p.original, p.text, orig, s.pos, rep, new_start))
+            out.append(Edit(p.original, p.perturbed, orig, s.pos, rep, new_start))
     return out
 
 

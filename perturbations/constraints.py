@@ -1,65 +1,40 @@
-"""Which words may change, and which candidates are acceptable (the two kinds of constraint).
+"""What a constraint is, and what it may look at (TextAttack's layout: each rule one object).
 
-Position rules protect what a synonym swap must never touch in a QA question: names and proper nouns
-(nlpaug replaces "France"), numbers and dates, wh-words ("Who"), auxiliaries and modals, pronouns,
-determiners, prepositions, stopwords, user-protected words and frozen spans (answer text).
-Candidate rules reject what is not a real substitution: the word itself or any form of it
-("located" -> "locate", "Norse" -> "Norse"), leftover underscores, capitalised (proper) lemmas
-for common words, and lemmas that contain the word.
+A recipe composes a tuple of constraint objects. Each object both acts and describes itself, so what
+`repr(recipe)` prints is what runs. There are two kinds:
+
+- a `PositionConstraint` says which words may change. It sees a `Position` (the token in its tagged
+  text, the frozen spans) and, when it rejects, the word is counted under its `reason`, a stable name
+  that is the key of `Perturbation.skipped`. The first constraint of the recipe that rejects gives the
+  reason, so the order of a recipe's position constraints is part of its behaviour.
+- a `CandidateConstraint` says which replacements are acceptable. It sees a `Candidate` (the word, the
+  sense chosen for it, the proposed synonym and its inflected form, and from the `CONTEXT` stage on the
+  position and the word-sense distribution). It judges at one `Stage`, which says both when the engine
+  asks it and what of the candidate it may read.
+
+A new rule is one new object (a subclass with `rejects`), added to a new recipe version; the engine
+needs no edit for it. Two class flags let the engine ask a rule less often without changing any answer:
+`WORD_ONLY` (a position rule whose verdict depends only on the word's text and tag: asked once per word)
+and `FROZEN_ONLY` (a rule that can only reject because of frozen spans: not asked in texts without any).
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+import dataclasses
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import ClassVar, NamedTuple
 
-from perturbations.lexicon import stopwords
+from perturbations.components import Component, jsonable
+from perturbations.lexicon import lemma_of, wn_pos
 from perturbations.records import Token
-
-WH_WORDS = frozenset(
-    "what which who whom whose when where why how whatever whichever whoever whomever wherever whenever "
-    "however whither whence".split()
-)
-AUXILIARIES = frozenset(
-    "be am is are was were been being 's 're 'm have has had having 've 'd do does did done doing "
-    "can could may might must shall should will would ought 'll ca wo sha need dare".split()
-)
-PRONOUNS = frozenset(
-    "i me my mine myself you your yours yourself yourselves he him his himself she her hers herself it its "
-    "itself we us our ours ourselves they them their theirs themselves one oneself someone somebody "
-    "something anyone anybody anything everyone everybody everything nobody nothing none".split()
-)
-DETERMINERS = frozenset(
-    "a an the this that these those each every either neither some any no all both another other such "
-    "much many few several enough half".split()
-)
-PREPOSITIONS = frozenset(
-    "about above across after against along amid among around as at before behind below beneath beside "
-    "besides between beyond by despite down during except for from in inside into like near of off on "
-    "onto opposite out outside over past per regarding since than through throughout till to toward "
-    "towards under underneath unlike until up upon versus via with within without".split()
-)
-MONTHS_DAYS = frozenset(
-    "january february march april may june july august september october november december jan feb mar "
-    "apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday".split()
-)
-NUMBER_WORDS = frozenset(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
-    "thousand million billion trillion dozen first second third fourth fifth sixth seventh eighth ninth "
-    "tenth eleventh twelfth twentieth hundredth thousandth millionth once twice thrice half quarter "
-    "single double triple".split()
-)
-NEGATIONS = frozenset("not n't never no nor".split())
+from perturbations.store import persistent
 
 # Tokens after which a capital letter says nothing about the word (sentence or quote starts).
 _SENTENCE_OPENERS = frozenset('. ! ? : ; " “ ” ( [ - — – \''.split())
-
-# Stable reason names, also the keys of Perturbation.skipped.
-REASONS: tuple[str, ...] = (
-    "frozen", "protected", "wh-word", "auxiliary", "pronoun", "determiner", "preposition", "number",
-    "date", "proper-noun", "stopword", "pos", "no-sense", "inflection", "low-confidence", "no-candidate",
-    "consistency", "budget",
-)
 
 
 def overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -67,78 +42,253 @@ def overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(s < e and start < e and s < end for s, e in spans)
 
 
-def sentence_initial(tokens: Sequence[Token], i: int) -> bool:
-    """Whether token i starts a sentence or a quotation (so its capital letter is not evidence)."""
-    return i == 0 or tokens[i - 1].text in _SENTENCE_OPENERS
+class Position(NamedTuple):
+    """A word of a tagged text (`tokens[index]`), with its neighbours and the text's frozen spans.
+
+    An immutable record like the engine's frozen dataclasses, but a NamedTuple: one is built for most
+    words of every text, and building a tuple skips the per-field checks of a frozen dataclass."""
+
+    tokens: tuple[Token, ...]
+    index: int
+    frozen_spans: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def token(self) -> Token:
+        return self.tokens[self.index]
+
+    @property
+    def word(self) -> str:
+        return self.tokens[self.index].text
+
+    @property
+    def lower(self) -> str:
+        return self.tokens[self.index].text.lower()
+
+    @property
+    def tag(self) -> str:
+        """The word's Penn Treebank tag."""
+        return self.tokens[self.index].tag
+
+    def neighbour(self, offset: int) -> Token | None:
+        """The token `offset` places away (-1: the previous one), or None past either end of the text."""
+        at = self.index + offset
+        return self.tokens[at] if 0 <= at < len(self.tokens) else None
+
+    @property
+    def sentence_initial(self) -> bool:
+        """Whether the word starts a sentence or a quotation (so its capital letter is not evidence)."""
+        return self.index == 0 or self.tokens[self.index - 1].text in _SENTENCE_OPENERS
+
+    @property
+    def pos(self) -> str | None:
+        """WordNet part of speech of the word's Penn tag ("n", "v", "a", "r"), None for other tags."""
+        return wn_pos(self.tag)
+
+    @property
+    def lemma(self) -> str | None:
+        """The word's WordNet lemma for its part of speech, None when WordNet lacks it (memoised look-up)."""
+        pos = wn_pos(self.tag)
+        return lemma_of(self.lower, pos) if pos is not None else None
 
 
-def position_reason(
-    tokens: Sequence[Token],
-    i: int,
-    protected: frozenset[str],
-    frozen_spans: Sequence[tuple[int, int]],
-) -> str | None:
-    """Why token i must not change (a reason name), or None when it may."""
-    tok = tokens[i]
-    word, tag = tok.text, tok.tag
-    low = word.lower()
-    if frozen_spans and overlaps(tok.start, tok.end, frozen_spans):
-        return "frozen"
-    if low in protected or word in protected:
-        return "protected"
-    if low in WH_WORDS or tag in ("WDT", "WP", "WP$", "WRB"):
-        return "wh-word"
-    if low in AUXILIARIES or tag == "MD":
-        return "auxiliary"
-    if low in PRONOUNS or tag in ("PRP", "PRP$", "EX"):
-        return "pronoun"
-    if low in DETERMINERS or tag in ("DT", "PDT"):
-        return "determiner"
-    if low in PREPOSITIONS or tag in ("IN", "TO", "RP"):
-        return "preposition"
-    if tag == "CD" or low in NUMBER_WORDS or any(ch.isdigit() for ch in word):
-        return "number"
-    if low in MONTHS_DAYS:
-        return "date"
-    if tag in ("NNP", "NNPS"):
-        return "proper-noun"
-    if word[:1].isupper() and (
-        not sentence_initial(tokens, i)
-        or (len(word) > 1 and word.isupper())
-        or (i + 1 < len(tokens) and tokens[i + 1].text[:1].isupper())  # "Big O", "New York"
-    ):
-        return "proper-noun"
-    if low in stopwords() or low in NEGATIONS:
-        return "stopword"
-    return None
+class Stage(Enum):
+    """When the engine asks a candidate constraint, and so what of the `Candidate` it may read.
 
-
-def _squash(word: str) -> str:
-    return word.lower().replace("-", "").replace("_", "").replace(" ", "")
-
-
-def acceptable_lemma(candidate: str, original_word: str, original_lemma: str) -> bool:
-    """Whether a WordNet lemma may replace the word (before inflection).
-
-    Rejects the word's own lemma and its forms, proper (capitalised) lemmas, lemmas that contain
-    the word or its lemma as one of their words, and lemmas with characters other than letters,
-    spaces/underscores, hyphens and apostrophes.
+    - LEMMA: the synonym as a WordNet lemma (`name`) against the word (`word`, `tag`, `lemma`, `pos`,
+      `synset`); `form` is still empty (a synonym rejected here is never inflected). Verdicts are memoised
+      across texts (and persisted), so they must depend on nothing else.
+      A synonym that a consistent earlier text already chose is not judged again at this stage.
+    - FORM: as LEMMA, plus the written form (`form`, `inflected`); memoised likewise.
+    - CONTEXT: everything, including `position`, `senses` and `confidence`; asked for every occurrence,
+      after the confidence threshold and before the budget chooses which words change (and for a synonym
+      carried over from a consistent earlier text, whose `senses` are then empty).
+    - EDIT: everything; asked when an edit is written, after the budget chose the word, for agreement with
+      neighbouring words that the edit would also change.
     """
-    low = candidate.lower()
-    if candidate != low:
-        return False
-    parts = low.split("_")
-    if original_lemma in parts or original_word.lower() in parts:
-        return False
-    if _squash(low) in (_squash(original_lemma), _squash(original_word)):
-        return False  # "half_brother" for "half-brother"
-    return all(p.replace("-", "").replace("'", "").isalpha() for p in parts)
+
+    LEMMA = "lemma"
+    FORM = "form"
+    CONTEXT = "context"
+    EDIT = "edit"
 
 
-def acceptable_form(replacement: str, original_word: str, original_lemma: str, lemma_forms: frozenset[str]) -> bool:
-    """Whether an inflected replacement is a real change: not the word, nor a form of its lemma."""
-    low = replacement.lower()
-    if "_" in low or not low.strip():
-        return False
-    squashed = _squash(low)
-    return squashed != _squash(original_word) and squashed != _squash(original_lemma) and low not in lemma_forms
+class Candidate(NamedTuple):
+    """One proposed replacement for one word: what a candidate constraint may look at (see `Stage`).
+
+    `word` is the original word lower-cased, `tag` its Penn tag, `lemma`/`pos` its WordNet lemma and part of
+    speech, `synset` the sense the synonym comes from, `name` the synonym's WordNet lemma name
+    ("soldier_of_fortune"), `form` what would be written (lower-case, words joined by spaces; inflected for
+    `tag` when `inflected`, else the lemma's words as they are). From the CONTEXT stage on, `position` is
+    where the word is, `senses` the word-sense distribution over every sense of the word (synset name,
+    probability; in WordNet order; empty for a synonym carried over from a consistent earlier text) and
+    `confidence` the probability that `form` is a synonym here. A NamedTuple for the reason `Position` is.
+    """
+
+    word: str
+    tag: str
+    lemma: str
+    pos: str
+    synset: str
+    name: str
+    form: str
+    inflected: bool
+    position: Position | None = None
+    senses: tuple[tuple[str, float], ...] = ()
+    confidence: float | None = None
+
+
+class Constraint(Component, ABC):
+    """A rule of a recipe (a frozen dataclass whose fields are its whole configuration).
+
+    `reason` is the stable name a word is counted under in `Perturbation.skipped` when this rule leaves
+    it alone; `describe()` is its line in the recipe's printed composition; `identity()` tells rules
+    apart for memoised verdicts.
+    """
+
+    reason: ClassVar[str] = ""
+    # True when the rule can only reject because of the text's frozen spans: the engine skips it for
+    # texts that have none (most texts), instead of asking it for every word.
+    FROZEN_ONLY: ClassVar[bool] = False
+
+    def identity(self) -> str:
+        """A string that differs whenever two constraints could judge differently (class and every field)."""
+        values = tuple(jsonable(getattr(self, f.name)) for f in dataclasses.fields(self))  # type: ignore[arg-type]
+        return f"{type(self).__module__}.{type(self).__qualname__}{values!r}"
+
+
+class PositionConstraint(Constraint):
+    """Which words may change: `rejects` is True when the word at `position` must stay as it is.
+
+    A subclass whose verdict depends on nothing but the word's text and tag sets `WORD_ONLY = True`; the
+    engine then asks it once per distinct (word, tag) and recipe, and remembers the answer.
+    """
+
+    WORD_ONLY: ClassVar[bool] = False
+
+    @abstractmethod
+    def rejects(self, position: Position) -> bool: ...
+
+
+class CandidateConstraint(Constraint):
+    """Which replacements are acceptable: `rejects` is True when `candidate` must not be written.
+
+    `stage` says when it is asked and what it may read (see `Stage`). A word whose every candidate is
+    rejected at the CONTEXT or EDIT stage is counted under the `reason` of the rule that rejected its
+    first-ranked candidate; one left without candidates at the LEMMA or FORM stage counts as "no-candidate".
+    """
+
+    stage: ClassVar[Stage] = Stage.CONTEXT
+    reason: ClassVar[str] = "no-candidate"
+
+    @abstractmethod
+    def rejects(self, candidate: Candidate) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ConstraintPlan:
+    """A recipe's constraints sorted by when the engine asks them (built once per recipe).
+
+    `lexical_key` names the LEMMA and FORM constraints together, `position_key` the position constraints in
+    their order: memoised (and persisted) verdicts are keyed by them, so two recipes share verdicts exactly
+    when those constraints are the same.
+    """
+
+    position: tuple[PositionConstraint, ...]
+    lemma: tuple[CandidateConstraint, ...]
+    form: tuple[CandidateConstraint, ...]
+    context: tuple[CandidateConstraint, ...]
+    edit: tuple[CandidateConstraint, ...]
+    lexical_key: str
+    position_key: str
+    # For each i in 0..len(position): the non-WORD_ONLY position constraints before the i-th, to ask at
+    # every occurrence (all of them in texts with frozen spans, those not FROZEN_ONLY in texts without).
+    _ask_with_frozen: tuple[tuple[PositionConstraint, ...], ...] = field(repr=False, compare=False)
+    _ask_without_frozen: tuple[tuple[PositionConstraint, ...], ...] = field(repr=False, compare=False)
+    # the reason of each position constraint, then None (no WORD_ONLY constraint rejects)
+    _word_only_reasons: tuple[str | None, ...] = field(repr=False, compare=False)
+    # word + "\0" + tag -> index of the first WORD_ONLY position constraint that rejects it (len(position)
+    # when none does), in front of the persisted table: strings and small ints, which the garbage
+    # collector never walks.
+    _first_word_only: dict[str, int] = field(default_factory=dict, repr=False, compare=False, hash=False)
+
+    @classmethod
+    def of(cls, constraints: Sequence[Constraint]) -> ConstraintPlan:
+        position = tuple(c for c in constraints if isinstance(c, PositionConstraint))
+        candidate = [c for c in constraints if isinstance(c, CandidateConstraint)]
+        for c in (*position, *candidate):
+            if not c.reason:
+                raise TypeError(f"constraint {c.describe()} needs a reason name (the key it is counted under)")
+        by_stage = {stage: tuple(c for c in candidate if c.stage is stage) for stage in Stage}
+        lexical = by_stage[Stage.LEMMA] + by_stage[Stage.FORM]
+        in_context = [tuple(c for c in position[:i] if not c.WORD_ONLY) for i in range(len(position) + 1)]
+        return cls(
+            position, by_stage[Stage.LEMMA], by_stage[Stage.FORM], by_stage[Stage.CONTEXT], by_stage[Stage.EDIT],
+            _key("lexical", lexical), _key("position", position),
+            tuple(in_context), tuple(tuple(c for c in ask if not c.FROZEN_ONLY) for ask in in_context),
+            (*(c.reason for c in position), None),
+        )
+
+    def register(self) -> None:
+        """Make this plan findable by its keys, for the memoised functions that are given only a key
+        (a plan that arrives pickled in a worker process is registered again here)."""
+        _PLANS.setdefault(self.lexical_key, self)
+        _PLANS.setdefault(self.position_key, self)
+
+    def rejection(self, tokens: tuple[Token, ...], index: int, frozen_spans: tuple[tuple[int, int], ...]) -> str | None:
+        """The reason of the first position constraint (in recipe order) that rejects the word at `index`,
+        or None when every one accepts it.
+
+        The same answer as asking every constraint in order: WORD_ONLY constraints are asked once per
+        (word, tag), FROZEN_ONLY ones only in texts with frozen spans."""
+        token = tokens[index]
+        key = token.text + "\0" + token.tag
+        first = self._first_word_only.get(key)
+        if first is None:
+            self.register()
+            first = self._first_word_only[key] = _first_word_only_rejection(self.position_key, token.text, token.tag)
+        ask = (self._ask_with_frozen if frozen_spans else self._ask_without_frozen)[first]
+        if ask:
+            position = _new_tuple(Position, (tokens, index, frozen_spans))  # Position(...) without its wrapper
+            for constraint in ask:
+                if constraint.rejects(position):
+                    return constraint.reason
+        return self._word_only_reasons[first]
+
+    def edit_constraints(self, frozen_spans: Sequence[tuple[int, int]]) -> tuple[CandidateConstraint, ...]:
+        """The EDIT-stage constraints to ask in a text with these frozen spans."""
+        return self.edit if frozen_spans else tuple(c for c in self.edit if not c.FROZEN_ONLY)
+
+
+_new_tuple = tuple.__new__
+_PLANS: dict[str, ConstraintPlan] = {}  # by lexical_key and by position_key (see `ConstraintPlan.register`)
+
+
+def plan_for(key: str) -> ConstraintPlan:
+    """The registered plan with this lexical or position key."""
+    return _PLANS[key]
+
+
+def _key(kind: str, constraints: Sequence[Constraint]) -> str:
+    identities = "\n".join(c.identity() for c in constraints)
+    return kind + ":" + hashlib.sha256(identities.encode("utf-8")).hexdigest()[:16]
+
+
+@persistent("first_word_only")
+def _first_word_only_rejection(position_key: str, word: str, tag: str) -> int:
+    """Index of the first WORD_ONLY position constraint of the plan that rejects `word` tagged `tag`
+    (the number of position constraints when none does). They are shown the word alone, as a one-word
+    text: their verdict may depend on nothing else."""
+    constraints = plan_for(position_key).position
+    alone = Position((Token(word, 0, len(word), tag),), 0)
+    for i, constraint in enumerate(constraints):
+        if constraint.WORD_ONLY and constraint.rejects(alone):
+            return i
+    return len(constraints)
+
+
+def first_rejection(constraints: Sequence[CandidateConstraint], candidate: Candidate) -> CandidateConstraint | None:
+    """The first of `constraints` that rejects `candidate`, or None when all accept it."""
+    for constraint in constraints:
+        if constraint.rejects(candidate):
+            return constraint
+    return None

@@ -1,5 +1,5 @@
-"""The substitution pass: tag, filter positions, disambiguate, propose candidates, spend the budget,
-apply the edits and record them with offsets in both strings.
+"""The substitution pass: tag, ask the recipe's constraints, disambiguate, propose candidates, spend the
+budget, apply the edits and record them with offsets in both strings.
 
 Pure given its arguments: the only randomness (tie-breaks, and word/synonym choice for variants > 0)
 comes from a generator derived from (seed, key, variant), so a text's result never depends on which
@@ -12,16 +12,31 @@ import hashlib
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
-from perturbations.constraints import acceptable_form, acceptable_lemma, position_reason
-from perturbations.inflect import agree_article, forms, inflect, match_case
+from perturbations.constraints import (
+    Candidate,
+    CandidateConstraint,
+    Position,
+    Stage,
+    first_rejection,
+    plan_for,
+)
+from perturbations.inflect import (
+    POSSESSIVES,
+    agree_article,
+    article_before,
+    inflect,
+    match_case,
+    possessive_clitic,
+)
 from perturbations.lexicon import lemma_of, sense_names, synset_lemmas, wn_pos
 from perturbations.records import Perturbation, Substitution, Token
 from perturbations.store import persistent
 from perturbations.text import is_word, tag
-from perturbations.wsd import bag, context_bag, posterior_names
+from perturbations.wsd import bag, choose, context_bag, posterior_names
 
 if TYPE_CHECKING:
     from perturbations.recipes import Budget, Recipe
@@ -32,32 +47,43 @@ def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
     return random.Random(hashlib.sha256(f"{seed}:{key}:{variant}".encode()).digest())
 
 
-@persistent("lemma_forms")
-def lemma_forms(lemma: str) -> frozenset[str]:
-    """Every inflected form lemminflect knows for a one-word lemma (and the lemma)."""
-    from lemminflect import getAllInflections
-
-    out = {lemma}
-    for group in getAllInflections(lemma).values():
-        out.update(g.lower() for g in group)
-    return frozenset(out)
+def _synonym(
+    word_low: str,
+    tag_: str,
+    lemma: str,
+    pos: str,
+    synset_name: str,
+    name: str,
+    position: Position | None = None,
+    confidence: float | None = None,
+) -> Candidate:
+    """The candidate `name` for a word: inflected for the word's tag when lemminflect knows the form, else
+    its words as they are (and `inflected` says which)."""
+    form = inflect(name, tag_)
+    written = form if form is not None else name.replace("_", " ")
+    return Candidate(word_low, tag_, lemma, pos, synset_name, name, written, form is not None, position, (), confidence)
 
 
 @persistent("candidate_forms")
-def _candidate_forms(synset_name: str, tag_: str, word_low: str, lemma: str) -> tuple[tuple[str, str], ...]:
-    """(lemma name, inflected form) of the acceptable synonyms in one synset, ranked by cntlist count
-    then name; forms lower-case, words separated by spaces."""
-    own_forms = lemma_forms(lemma)
-    out: list[tuple[str, str]] = []
+def _candidate_forms(
+    lexical_key: str, synset_name: str, tag_: str, word_low: str, lemma: str
+) -> tuple[tuple[str, str, bool], ...]:
+    """(lemma name, form, inflected) of the synonyms in one synset that the LEMMA and FORM constraints
+    keyed by `lexical_key` accept, ranked by cntlist count then name, one per form; forms lower-case,
+    words separated by spaces."""
+    plan = plan_for(lexical_key)  # keyed by a string, so the table persists without pickling constraints
+    pos = wn_pos(tag_) or ""
+    out: list[tuple[str, str, bool]] = []
     seen: set[str] = set()
     for name, _count in synset_lemmas(synset_name):
-        if not acceptable_lemma(name, word_low, lemma):
+        bare = Candidate(word_low, tag_, lemma, pos, synset_name, name, "", False)  # not inflected yet
+        if first_rejection(plan.lemma, bare):
             continue
-        form = inflect(name, tag_)
-        if form is None or form in seen or not acceptable_form(form, word_low, lemma, own_forms):
+        candidate = _synonym(word_low, tag_, lemma, pos, synset_name, name)
+        if candidate.form in seen or first_rejection(plan.form, candidate):
             continue
-        seen.add(form)
-        out.append((name, form))
+        seen.add(candidate.form)
+        out.append((name, candidate.form, candidate.inflected))
     return tuple(out)
 
 
@@ -77,6 +103,9 @@ def _synonym_mass(form: str, tag_: str, dist: list[tuple[str, float]]) -> float:
     return min(1.0, total)
 
 
+Replacement = tuple[str, str, bool, float]  # (lemma name, form, inflected, confidence)
+
+
 @dataclass(frozen=True)
 class _Option:
     """A word that may change: its sense, confidence and ranked replacements."""
@@ -86,7 +115,8 @@ class _Option:
     pos: str
     synset: str
     confidence: float
-    replacements: tuple[tuple[str, str, float], ...]  # (lemma name, form, confidence), ranked by cntlist
+    replacements: tuple[Replacement, ...]  # ranked by cntlist
+    senses: tuple[tuple[str, float], ...] = ()  # the WSD distribution; empty for a carried-over synonym
     forced: bool = False
 
     @property
@@ -95,41 +125,15 @@ class _Option:
         return (self.lemma, self.pos)
 
 
-_POSSESSIVES = ("'s", "’s")
-
-
 def _strip_article(phrase: str) -> str:
     """The word of a substitution whose record also covers a re-agreed "a"/"an" before it, or a
     possessive after it ("men's" -> "adult males'")."""
     head, _, rest = phrase.partition(" ")
     word = rest.lstrip() if rest and head.lower() in ("a", "an") else phrase
-    for ending in _POSSESSIVES + ("'", "’"):
+    for ending in POSSESSIVES + ("'", "’"):
         if word.endswith(ending) and len(word) > len(ending):
             return word[: -len(ending)]
     return word
-
-
-@persistent("plural_noun")
-def _plural_noun(word: str) -> bool:
-    """Whether a lower-case noun is a plural form ("authorities", a lemma of government.n.01), not a
-    singular that ends in s ("boss")."""
-    from lemminflect import getLemma
-
-    lemmas = getLemma(word, "NOUN", lemmatize_oov=False)
-    return bool(lemmas) and lemmas[0] != word
-
-
-def _possessive(tokens: Sequence[Token], index: int, new_word: str) -> Token | None:
-    """The "'s" after a noun whose replacement is a plural ending in "s": it must become "'" ("men's"
-    -> "adult males'", never "adult males's"; "government's" -> "authorities'")."""
-    tok = tokens[index]
-    low = new_word.lower()
-    if index + 1 >= len(tokens) or not tok.tag.startswith("NN") or not low.endswith("s"):
-        return None
-    nxt = tokens[index + 1]
-    if nxt.text.lower() not in _POSSESSIVES or nxt.start != tok.end:
-        return None
-    return nxt if tok.tag in ("NNS", "NNPS") or _plural_noun(low.rsplit(" ", 1)[-1]) else None
 
 
 def _consistency_maps(
@@ -164,7 +168,7 @@ def _consistency_maps(
 
 
 def perturb_text(
-    recipe: "Recipe",
+    recipe: Recipe,
     text: str,
     *,
     seed: int,
@@ -178,8 +182,9 @@ def perturb_text(
     ident = recipe.ident
     tokens = tag(text)
     if not tokens:
-        return Perturbation(original=text, text=text, recipe=ident)
-    tf, cons, budget = recipe.transformation, recipe.constraints, recipe.budget
+        return Perturbation(original=text, perturbed=text, recipe=ident)
+    tf, plan, budget = recipe.transformation, recipe.plan, recipe.budget
+    plan.register()
     skipped: Counter[str] = Counter()
     frozen = tuple(frozen_spans)
     context = bag(t.text for t in tokens)  # the question's words are already tokenized
@@ -193,71 +198,108 @@ def perturb_text(
         if not is_word(tok.text):
             continue
         n_words += 1
-        reason = position_reason(tokens, i, cons.protected_words, frozen)
-        if reason is not None:
-            skipped[reason] += 1
-            continue
-        pos = wn_pos(tok.tag)
-        if pos is None or pos not in tf.pos:
-            skipped["pos"] += 1
-            continue
-        low = tok.text.lower()
-        lemma = lemma_of(low, pos)
-        if lemma is None:
-            skipped["no-sense"] += 1
-            continue
-        if low not in forms(lemma, tok.tag) and "_" not in lemma:
-            skipped["inflection"] += 1  # the tag does not fit the word: the re-inflection would be a guess
-            continue
-        if (lemma, pos) in edited:
-            name, syn_name, conf = edited[(lemma, pos)]
-            form = inflect(name, tok.tag)
-            if form is not None and acceptable_form(form, low, lemma, lemma_forms(lemma)):
-                options.append(_Option(i, lemma, pos, syn_name, conf, ((name, form, conf),), forced=True))
-            else:
-                skipped["consistency"] += 1
-            continue
-        if (lemma, pos) in kept:
-            skipped["consistency"] += 1
-            continue
-        word_senses = sense_names(lemma, pos)
-        if not word_senses:
-            skipped["no-sense"] += 1
-            continue
-        if not any(_candidate_forms(name, tok.tag, low, lemma) for name, _ in word_senses):
-            skipped["no-candidate"] += 1  # no sense has a synonym: no need to disambiguate
-            continue
-        dist = posterior_names(tf.wsd, lemma, pos, context)
-        syn = dist[0][0] if tf.wsd == "first-sense" else max(enumerate(dist), key=lambda kv: (kv[1][1], -kv[0]))[1][0]
-        cands = _candidate_forms(syn, tok.tag, low, lemma)
-        if not cands:
-            skipped["no-candidate"] += 1
-            continue
-        scored = [(name, form, _synonym_mass(form, tok.tag, dist)) for name, form in cands]
-        sure = tuple(c for c in scored if c[2] >= tf.threshold)
-        if not sure:
-            skipped["low-confidence"] += 1
-            continue
-        options.append(_Option(i, lemma, pos, syn, max(c[2] for c in sure), sure))
+        reason = plan.rejection(tokens, i, frozen)
+        if reason is None:
+            found = _option(recipe, tokens, i, frozen, context, edited, kept)
+            if not isinstance(found, str):
+                options.append(found)
+                continue
+            reason = found
+        skipped[reason] += 1
 
-    # generators are made only when drawn from: seeding one costs more than most words' look-ups
+    # generators are made only when drawn from: most texts never need one
     chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant) if options else []
     skipped["budget"] += len(options) - len(chosen)
-    subs = _apply(text, tokens, chosen, frozen, variant, seed, key, skipped)
+    subs = _apply(text, tokens, chosen, frozen, plan.edit_constraints(frozen), variant, seed, key, skipped)
     if len(subs) < budget.min_substitutions:
         skipped["budget"] += len(subs)
         subs = []
     new_text, records = _render(text, subs)
     return Perturbation(
         original=text,
-        text=new_text,
+        perturbed=new_text,
         substitutions=records,
         skipped=tuple(sorted((k, v) for k, v in skipped.items() if v)),
         recipe=ident,
     )
 
 
-def _spend_budget(options: list[_Option], n_words: int, budget: "Budget", rng: random.Random, variant: int) -> list[_Option]:
+def _option(
+    recipe: Recipe,
+    tokens: tuple[Token, ...],
+    index: int,
+    frozen: tuple[tuple[int, int], ...],
+    context: frozenset[str],
+    edited: dict[tuple[str, str], tuple[str, str, float]],
+    kept: set[tuple[str, str]],
+) -> _Option | str:
+    """The word at `index` as an option for the budget, or the reason it stays as it is.
+
+    Its position constraints have accepted it; the transformation now needs its lemma, a sense chosen by
+    WSD, and synonyms of that sense that the candidate constraints accept with enough confidence."""
+    tf, plan = recipe.transformation, recipe.plan
+    token = tokens[index]
+    low, tag_ = token.text.lower(), token.tag
+    pos = wn_pos(tag_)
+    lemma = lemma_of(low, pos) if pos is not None else None
+    if pos is None or lemma is None:
+        return "no-sense"
+    if (lemma, pos) in edited:
+        name, syn_name, conf = edited[(lemma, pos)]
+        carried = _synonym(low, tag_, lemma, pos, syn_name, name, Position(tokens, index, frozen), conf)
+        rule = first_rejection(plan.form, carried) or first_rejection(plan.context, carried)
+        if rule is not None:
+            return "consistency" if rule.stage is Stage.FORM else rule.reason
+        replacement = (name, carried.form, carried.inflected, conf)
+        return _Option(index, lemma, pos, syn_name, conf, (replacement,), forced=True)
+    if (lemma, pos) in kept:
+        return "consistency"
+    word_senses = sense_names(lemma, pos)
+    if not word_senses:
+        return "no-sense"
+    key = plan.lexical_key
+    if not any(_candidate_forms(key, name, tag_, low, lemma) for name, _ in word_senses):
+        return "no-candidate"  # no sense has a synonym: no need to disambiguate
+    dist = posterior_names(tf.wsd, lemma, pos, context)
+    syn = choose(tf.wsd, dist)[0]
+    cands = _candidate_forms(key, syn, tag_, low, lemma)
+    if not cands:
+        return "no-candidate"
+    scored = [(name, form, inflected, _synonym_mass(form, tag_, dist)) for name, form, inflected in cands]
+    sure = [c for c in scored if c[3] >= tf.threshold]
+    if not sure:
+        return "low-confidence"
+    if plan.context:
+        position = Position(tokens, index, frozen)
+        judged = [(c, _judge(plan.context, position, lemma, pos, syn, c, dist)) for c in sure]
+        sure = [c for c, rule in judged if rule is None]
+        if not sure:
+            return judged[0][1].reason  # type: ignore[union-attr]  # every candidate has a rule here
+    return _Option(index, lemma, pos, syn, max(c[3] for c in sure), tuple(sure), tuple(dist))
+
+
+def _judge(
+    constraints: tuple[CandidateConstraint, ...],
+    position: Position,
+    lemma: str,
+    pos: str,
+    synset: str,
+    replacement: Replacement,
+    senses: Sequence[tuple[str, float]],
+) -> CandidateConstraint | None:
+    """The first of `constraints` (CONTEXT or EDIT stage) that rejects one replacement of the word at
+    `position`, or None."""
+    name, form, inflected, conf = replacement
+    token = position.tokens[position.index]
+    candidate = Candidate(
+        token.text.lower(), token.tag, lemma, pos, synset, name, form, inflected, position, tuple(senses), conf
+    )
+    return first_rejection(constraints, candidate)
+
+
+def _spend_budget(
+    options: list[_Option], n_words: int, budget: Budget, rng: random.Random, variant: int
+) -> list[_Option]:
     """Keep the forced (consistency) edits, then the most confident words up to the budget.
 
     The budget counts distinct words (lemma and POS): every occurrence of a chosen word changes.
@@ -294,17 +336,17 @@ class _Edit:
 
 def _apply(
     text: str,
-    tokens: Sequence[Token],
+    tokens: tuple[Token, ...],
     chosen: list[_Option],
     frozen: tuple[tuple[int, int], ...],
+    edit_constraints: tuple[CandidateConstraint, ...],
     variant: int,
     seed: int,
     key: str,
     skipped: Counter[str],
 ) -> list[_Edit]:
-    """Choose each word's replacement (case kept) and fix a preceding a/an when it must change."""
-    from perturbations.constraints import overlaps
-
+    """Choose each word's replacement (case kept), the first its EDIT constraints accept, and re-agree a
+    preceding a/an and a following possessive with it."""
     edits: list[_Edit] = []
     pick: random.Random | None = None
     group_choice: dict[tuple[str, str], str] = {}  # the synonym (lemma name) each word got
@@ -318,27 +360,31 @@ def _apply(
                 pick = rng_for(seed, key + "#synonym", variant)
             first = pick.randrange(len(order))
             order = order[first:] + order[:first]
-        prev = tokens[opt.index - 1] if opt.index > 0 else None
-        article = prev if prev is not None and prev.text.lower() in ("a", "an") else None
-        for name, form, conf in order:
-            new_word = match_case(tok.text, form)
-            start, end, replacement = tok.start, tok.end, new_word
-            clitic = _possessive(tokens, opt.index, new_word)
-            if clitic is not None:
-                if overlaps(clitic.start, clitic.end, frozen):
+        article = article_before(tokens, opt.index)
+        position = Position(tokens, opt.index, frozen) if edit_constraints else None
+        first_reason = "consistency"  # when no replacement is left to try
+        for rank, replacement in enumerate(order):
+            if position is not None:
+                rule = _judge(edit_constraints, position, opt.lemma, opt.pos, opt.synset, replacement, opt.senses)
+                if rule is not None:
+                    if rank == 0:
+                        first_reason = rule.reason
                     continue
-                end, replacement = clitic.end, new_word + clitic.text[0]
+            name, form, _inflected, conf = replacement
+            new_word = match_case(tok.text, form)
+            start, end, new_text = tok.start, tok.end, new_word
+            clitic = possessive_clitic(tokens, opt.index, new_word)
+            if clitic is not None:
+                end, new_text = clitic.end, new_word + clitic.text[0]
             if article is not None:
                 new_article = agree_article(article.text, new_word)
                 if new_article != article.text:
-                    if overlaps(article.start, article.end, frozen):
-                        continue
-                    start, replacement = article.start, new_article + text[article.end : tok.start] + replacement
-            edits.append(_Edit(start, end, replacement, tok.start, tok.tag, opt.synset, conf))
+                    start, new_text = article.start, new_article + text[article.end : tok.start] + new_text
+            edits.append(_Edit(start, end, new_text, tok.start, tok.tag, opt.synset, conf))
             group_choice.setdefault(opt.group, name)
             break
         else:
-            skipped["frozen" if order else "consistency"] += 1
+            skipped[first_reason] += 1
     return edits
 
 

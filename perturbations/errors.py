@@ -34,3 +34,21 @@ class UnknownRecipeError(PerturbationError):
 
 class RecipeParameterError(PerturbationError):
     """A recipe parameter outside its allowed range."""
+
+
+class UnknownRecipeVersionError(UnknownRecipeError):
+    """A registered recipe name asked for with a version that is not registered."""
+
+    def __init__(self, name: str, version: str, available: tuple[str, ...], default: str) -> None:
+        self.name = name
+        self.version = version
+        self.available = available
+        self.default = default
+        self.known = tuple(f"{name}@{v}" for v in available)  # what could be asked for instead
+        listed = ", ".join(v + (" (default)" if v == default else "") for v in available)
+        PerturbationError.__init__(self, f"recipe '{name}' has no version '{version}'; available versions: {listed}")
+
+
+class RecipeRegistrationError(PerturbationError):
+    """A recipe that cannot be registered: a malformed name or version, or a (name, version) already taken
+    (a published version never changes; a changed recipe is a new version)."""

@@ -9,7 +9,9 @@ compound such as "ice cream", the word before "of" in "soldier of fortune").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from perturbations.records import Token
 from perturbations.store import persistent
 
 # Tags whose form is the lemma itself.
@@ -27,6 +29,17 @@ def forms(lemma: str, tag: str) -> tuple[str, ...]:
     from lemminflect import getInflection
 
     return tuple(getInflection(lemma, tag, inflect_oov=False))
+
+
+@persistent("lemma_forms")
+def lemma_forms(lemma: str) -> frozenset[str]:
+    """Every inflected form lemminflect knows for a one-word lemma (and the lemma)."""
+    from lemminflect import getAllInflections
+
+    out = {lemma}
+    for group in getAllInflections(lemma).values():
+        out.update(g.lower() for g in group)
+    return frozenset(out)
 
 
 _FINITE_TAGS = frozenset({"VBP", "VBZ", "VBD"})
@@ -100,3 +113,37 @@ def agree_article(article: str, next_word: str) -> str:
     if article.lower() == wanted:
         return article
     return match_case(article, wanted)
+
+
+def article_before(tokens: Sequence[Token], index: int) -> Token | None:
+    """The "a"/"an" just before token `index`, if there is one (it must agree with a replacement)."""
+    if index <= 0:
+        return None
+    previous = tokens[index - 1]
+    return previous if previous.text.lower() in ("a", "an") else None
+
+
+POSSESSIVES = ("'s", "’s")  # the clitic, lower-cased
+
+
+@persistent("plural_noun")
+def _plural_noun(word: str) -> bool:
+    """Whether a lower-case noun is a plural form ("authorities", a lemma of government.n.01), not a
+    singular that ends in s ("boss")."""
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word, "NOUN", lemmatize_oov=False)
+    return bool(lemmas) and lemmas[0] != word
+
+
+def possessive_clitic(tokens: Sequence[Token], index: int, new_word: str) -> Token | None:
+    """The "'s" after a noun whose replacement is a plural ending in "s": it must become "'" ("men's"
+    -> "adult males'", never "adult males's"; "government's" -> "authorities'")."""
+    tok = tokens[index]
+    low = new_word.lower()
+    if index + 1 >= len(tokens) or not tok.tag.startswith("NN") or not low.endswith("s"):
+        return None
+    nxt = tokens[index + 1]
+    if nxt.text.lower() not in POSSESSIVES or nxt.start != tok.end:
+        return None
+    return nxt if tok.tag in ("NNS", "NNPS") or _plural_noun(low.rsplit(" ", 1)[-1]) else None

@@ -1,7 +1,8 @@
 """WordNet and stopwords through NLTK: loaded lazily, never downloaded, looked up through caches.
 
-Uncached WordNet look-ups for every token cost more than POS tagging, so every look-up the engine
-repeats (lemmas of a word, senses of a lemma, sense counts, synset lemmas) goes through a cache here.
+NLTK answers each WordNet look-up by parsing its text files again, and the engine asks the same questions
+for every occurrence of a word, so every look-up it repeats (lemmas of a word, senses of a lemma, sense
+counts, synset lemmas) goes through a cache here.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from perturbations import resources
+from perturbations import resources, store
 from perturbations.errors import MissingResourceError
 from perturbations.store import persistent
+from perturbations.text import load_tagger
 
 WORDNET_INSTALL = resources.RESOURCES["wordnet"][2]
 STOPWORDS_INSTALL = resources.RESOURCES["stopwords"][2]
@@ -30,9 +32,9 @@ def wordnet() -> Any:
     """NLTK's WordNet reader, loaded on first use; MissingResourceError when not installed.
 
     NLTK's reader builds, at construction, a sense map from "WordNet" to the loaded version for
-    multilingual (OMW) look-ups; with NLTK 3.9+ that map is rebuilt even when both are WordNet 3.0
-    and reads index.sense twice, more than half of the loading time. The engine uses English only,
-    so its reader skips that map; everything else is NLTK's WordNetCorpusReader unchanged.
+    multilingual (OMW) look-ups; with NLTK 3.9+ that map is rebuilt even when both are WordNet 3.0,
+    reading index.sense twice. The engine uses English only, so its reader skips that map; everything
+    else is NLTK's WordNetCorpusReader unchanged.
     """
     import warnings
 
@@ -71,7 +73,7 @@ def stopwords() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _sense_counts() -> dict[str, int]:
     """cntlist.rev read once into a dict: NLTK's Lemma.count() binary-searches the file on every call,
-    which cost more than everything else in a cold build."""
+    and every candidate synonym needs its count."""
     try:
         raw = wordnet().root.join("cntlist.rev").open().read()
     except (OSError, LookupError):
@@ -112,8 +114,8 @@ def _data_file(name: str) -> bytes:
 @lru_cache(maxsize=300_000)
 def raw_synset(pos: str, offset: int) -> tuple[tuple[str, ...], str, tuple[tuple[str, int], ...]]:
     """(lemma names, gloss with examples, hypernym/hyponym (pos, offset) pointers) of a synset, parsed
-    straight from its line in the data file. Building enhanced-Lesk signatures through NLTK Synset
-    objects loaded every related synset through NLTK's parser, which dominated a cold build."""
+    straight from its line in the data file: an enhanced-Lesk signature needs the glosses of every
+    hypernym and hyponym, and NLTK would build a full Synset object (all its pointers) for each."""
     data = _data_file(_DATA_FILES[pos])
     line = data[offset : data.index(b"\n", offset)].decode("utf-8")
     head, _, gloss = line.partition(" | ")
@@ -134,14 +136,11 @@ def check_resources() -> None:
     """Raise MissingResourceError naming the first NLTK resource that is not installed.
 
     With a warm persistent cache whose record of NLTK's files still holds, nothing is imported."""
-    from perturbations import store
-    from perturbations.text import _tagger_model
-
     if store.resources_verified():
         return
     resources.record()  # finds all three without building NLTK's readers
     stopwords()
-    _tagger_model()
+    load_tagger()
 
 
 @persistent("lemma_of")

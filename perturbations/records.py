@@ -53,7 +53,7 @@ class Substitution:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Substitution":
+    def from_dict(cls, data: dict[str, Any]) -> Substitution:
         return cls(
             start=int(data["start"]),
             end=int(data["end"]),
@@ -69,28 +69,30 @@ class Substitution:
 
 @dataclass(frozen=True)
 class Perturbation:
-    """A text, its perturbed form, and every substitution that turns one into the other.
+    """A text (`original`), its perturbed form (`perturbed`), and every substitution that turns one into
+    the other; `recipe` is the "name@version" that made it.
 
     `skipped` counts, per reason (e.g. "proper-noun", "stopword", "low-confidence"), the words that
     were considered and left alone; it feeds the build summary.
     """
 
     original: str
-    text: str
+    perturbed: str
     substitutions: tuple[Substitution, ...] = ()
     skipped: tuple[tuple[str, int], ...] = field(default=())
     recipe: str = ""
 
     @property
     def changed(self) -> bool:
-        return self.text != self.original
+        return self.perturbed != self.original
 
     def skipped_counts(self) -> dict[str, int]:
         return dict(self.skipped)
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON record `robustqa perturb --json` prints: "text" is the original, as it always was."""
         return {
             "text": self.original,
-            "perturbed": self.text,
+            "perturbed": self.perturbed,
             "substitutions": [s.to_dict() for s in self.substitutions],
         }

@@ -1,7 +1,7 @@
 """Where NLTK's data (WordNet, stopwords, the tagger) lives, and whether it changed since we last looked.
 
-Why: `import nltk` costs about a second (NLTK's package imports scipy.stats, among much else), more than
-a warm build spends perturbing thousands of questions. The engine's persistent cache (store.py) already
+Why: `import nltk` imports much of the scientific stack (scipy.stats, among much else), which a process
+that only reads cached tables does not need. The engine's persistent cache (store.py) already
 holds every table the engine derives from these files, so with a warm cache NLTK itself is not needed,
 except to say where its data is. This module records NLTK's answer (its search path, which entry held
 each resource, and the size and mtime of every file) next to the tables, and later checks that record
@@ -18,7 +18,8 @@ from typing import Any
 
 from perturbations.errors import MissingResourceError
 
-# name -> (NLTK resource names tried in order, folder names whose presence earlier on the path means "ask NLTK", install)
+# name -> (NLTK resource names tried in order, folder names whose presence earlier on the path means
+# "ask NLTK", install command)
 RESOURCES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "wordnet": (
         ("corpora/wordnet", "corpora/wordnet.zip/wordnet/"),

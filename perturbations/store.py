@@ -1,8 +1,8 @@
 """A persistent on-disk cache of the engine's lexicon tables (senses, cntlist counts, Lesk signatures and
 log priors, lemmas, inflections, candidate lists).
 
-Why: a build spends most of its first pass deriving these tables from WordNet's text files (about 11,000
-enhanced-Lesk signatures for one SQuAD half), and every new process, or forked worker, started from nothing.
+Why: deriving these tables from WordNet's text files is most of the work of a first build (one SQuAD half
+needs thousands of enhanced-Lesk signatures), and every new process, or forked worker, started from nothing.
 The tables are a pure function of the WordNet files, the stopword list, lemminflect and the engine's own
 constants, so they are stored once under `$ROBUSTQA_CACHE` (default `~/.cache/robustqa`; `off` disables
 it) in a file named by a hash of all of those. The cache is never required: a missing, unreadable, corrupt
@@ -18,8 +18,9 @@ import hashlib
 import os
 import pickle
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from perturbations import resources
 from perturbations.errors import MissingResourceError
@@ -71,10 +72,8 @@ def cache_folder() -> Path | None:
 
 
 def _engine_source_hash() -> str:
-    """Hash of the engine's own source files, so an edited engine never reads tables an older one cached.
-
-    Bumping CACHE_FORMAT by hand is easy to forget; hashing a dozen small files costs well under a millisecond.
-    """
+    """Hash of the engine's own source files, so an edited engine never reads tables an older one cached
+    (bumping CACHE_FORMAT by hand is easy to forget)."""
     digest = hashlib.sha256()
     for source in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(source.name.encode("utf-8"))
@@ -83,16 +82,14 @@ def _engine_source_hash() -> str:
 
 
 def _identity() -> str:
-    """Hash of what the tables depend on that is cheap to know: engine source, library versions, WSD
-    constants, and what decides NLTK's search path (NLTK_DATA, the home folder, the Python prefix,
-    APPDATA on Windows).
+    """Hash of what the tables depend on that is cheap to know: engine source (which holds every constant
+    of the memoised functions, such as the WSD weights), library versions, and what decides NLTK's search
+    path (NLTK_DATA, the home folder, the Python prefix, APPDATA on Windows).
 
     The data files themselves (path, size, mtime) are checked against the record stored inside the
     file (`resources.unchanged`), which needs no NLTK import; a file whose record fails is rebuilt."""
     import sys
     from importlib.metadata import PackageNotFoundError, version
-
-    from perturbations import wsd
 
     versions = []
     for package in ("lemminflect", "nltk"):
@@ -108,7 +105,6 @@ def _identity() -> str:
         f"appdata={os.environ.get('APPDATA', '')}",  # part of NLTK's search path on Windows
         f"home={os.path.expanduser('~')}",
         f"prefix={sys.prefix}",
-        f"wsd={wsd.PRIOR_SMOOTHING},{wsd.OVERLAP_WEIGHT},{wsd.RELATED_WEIGHT}",
     ]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:24]
 
@@ -150,8 +146,8 @@ def load() -> None:
 
 def _load_without_gc(handle: Any) -> Any:
     """Unpickle with the cyclic garbage collector paused: the file is a few hundred thousand small tuples
-    and sets, and collections triggered while they are created walk all of them again (measured: half
-    of the load time). Nothing in the file is cyclic garbage."""
+    and sets, and every collection triggered while they are created would walk all of them again. Nothing
+    in the file is cyclic garbage."""
     import gc
 
     was_enabled = gc.isenabled()
@@ -215,7 +211,8 @@ def save() -> bool:
     try:
         record = _STATE.get("resources") or resources.record()
         path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"format": CACHE_FORMAT, "resources": record, "tables": {name: dict(t) for name, t in _TABLES.items()}}
+        tables = {name: dict(t) for name, t in _TABLES.items()}
+        payload = {"format": CACHE_FORMAT, "resources": record, "tables": tables}
         fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:

@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from perturbations import resources
 from perturbations.errors import MissingResourceError
 from perturbations.records import Token
 from perturbations.store import persistent
@@ -36,8 +37,6 @@ def tokenize(text: str) -> list[tuple[str, int, int]]:
 @lru_cache(maxsize=1)
 def _tagger() -> Any:
     """NLTK's perceptron tagger, loaded once on first use (never at import); only a cold cache needs it."""
-    from perturbations import resources
-
     try:
         from nltk.tag.perceptron import PerceptronTagger
 
@@ -76,12 +75,18 @@ def _tagger_model() -> tuple[dict[str, int], Any, Any, Any, tuple[str, ...], dic
     return index, array("l", rows), array("l", cols), array("d", vals), classes, dict(tagger.tagdict)
 
 
+def load_tagger() -> None:
+    """Load the tagger's weights (from the persistent cache, or through NLTK): MissingResourceError when
+    NLTK's tagger is not installed and the cache does not hold it."""
+    _tagger_model()
+
+
 @lru_cache(maxsize=1)
 def _dense_model() -> tuple[dict[str, int], Any, tuple[str, ...], dict[str, str]]:
     """The weights as a dense (feature x class) matrix, classes sorted by name, and the tag dictionary.
 
     Scoring a word is then one gather and one column sum over its known features, instead of a
-    Python loop over every (feature, class) weight (which was half of a build's time). The sum adds
+    Python loop over every (feature, class) weight of every feature. The sum adds
     the rows in feature order, as NLTK's loop does, and a class a feature lacks adds 0.0, so the
     scores are the same numbers."""
     import numpy as np
@@ -105,8 +110,8 @@ def _normalize(word: str) -> str:
 
 def tag_words(words: list[str]) -> list[str]:
     """Penn Treebank tags of a list of words, in order: NLTK's averaged perceptron, same model, same
-    features, same arithmetic, without building a feature dict per word (tagging was the largest
-    cost of a build after WordNet was cached). Tests check it equals `nltk_tag_words`."""
+    features, same arithmetic, without building a feature dict per word (every word of every text is
+    tagged, and a warm build does little else per word). Tests check it equals `nltk_tag_words`."""
     if not words:
         return []
     import numpy as np

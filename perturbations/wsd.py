@@ -1,8 +1,9 @@
 """Word-sense disambiguation: most frequent sense, simplified Lesk, enhanced Lesk.
 
-Each method is a pure function of (lemma, WordNet POS, context words) returning the chosen synset and
-a confidence in [0, 1]; the caller leaves a word alone when the confidence is below its threshold.
-All three share one scoring frame, so their confidences are comparable:
+Each method (one entry of `METHODS`) is a pure function of (lemma, WordNet POS, context words) giving every
+sense a probability, and a rule to pick one sense; the caller leaves a word alone when the probability
+that a synonym fits is below its threshold. All three share one scoring frame, so their probabilities are
+comparable:
 
     p(sense) ∝ prior(sense) · exp(beta · overlap(sense, context))
 
@@ -19,16 +20,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from perturbations import store
-from perturbations.lexicon import raw_synset, sense_names, senses, stopwords, synset, wordnet
+from perturbations.lexicon import raw_synset, sense_names, stopwords, synset, wordnet
 from perturbations.text import tokenize
 
-METHODS: tuple[str, ...] = ("first-sense", "lesk", "enhanced-lesk")
-
-# Smoothing of the cntlist prior and weight of one overlapping word (tuned on SemEval-2007, see README).
+# Smoothing of the cntlist prior and weight of one overlapping word (tuned on SemEval-2007: benchmarks/wsd_eval.py).
 PRIOR_SMOOTHING = 0.3
 OVERLAP_WEIGHT = 0.5
 RELATED_WEIGHT = 0.5
@@ -133,42 +134,38 @@ def _posterior(scores: list[float]) -> list[float]:
     return [e / z for e in exps]
 
 
-def first_sense_posterior(lemma: str, pos: str, context: frozenset[str] = frozenset()) -> list[tuple[Any, float]]:
+def _first_sense_names(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[str, float]]:
     """Each sense with its smoothed cntlist share (the context is ignored)."""
-    cands = senses(lemma, pos)
+    cands = sense_names(lemma, pos)
     if not cands:
         return []
     priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
-    return [(s, p) for (s, _), p in zip(cands, priors)]
+    return [(name, p) for (name, _), p in zip(cands, priors)]
 
 
-def lesk_posterior(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
+def _lesk_names(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[str, float]]:
     """Simplified Lesk: gloss/example overlap with the context, uniform prior."""
-    cands = senses(lemma, pos)
+    cands = sense_names(lemma, pos)
     if not cands:
         return []
     ctx = context - {lemma}
-    overlaps = [len(ctx & simple_signature(s.name())) for s, _ in cands]
+    overlaps = [len(ctx & simple_signature(name)) for name, _ in cands]
     post = _posterior([OVERLAP_WEIGHT * o for o in overlaps])
-    return [(s, p) for (s, _), p in zip(cands, post)]
+    return [(name, p) for (name, _), p in zip(cands, post)]
 
 
 @store.persistent("enhanced_table")
 def _enhanced_table(lemma: str, pos: str) -> tuple[tuple[str, float, frozenset[str], frozenset[str]], ...]:
     """Per sense of a lemma: (synset name, log prior, own words, related words), built once per lemma
-    and persisted (building the signatures dominated a first build)."""
+    and persisted (deriving the signatures from the data files is most of a cold build's work)."""
     cands = sense_names(lemma, pos)
     priors = _priors([c for _, c in cands], PRIOR_SMOOTHING)
     return tuple((name, math.log(p), *enhanced_signature(name)) for (name, _), p in zip(cands, priors))
 
 
-def enhanced_lesk_posterior(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
-    """Enhanced Lesk with the cntlist prior: see the module docstring."""
-    return [(synset(name), p) for name, p in enhanced_lesk_names(lemma, pos, context)]
-
-
-def enhanced_lesk_names(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[str, float]]:
-    """`enhanced_lesk_posterior` with synset names: needs no WordNet reader when the tables are cached."""
+def _enhanced_lesk_names(lemma: str, pos: str, context: frozenset[str]) -> list[tuple[str, float]]:
+    """Enhanced Lesk with the cntlist prior (see the module docstring); needs no WordNet reader when the
+    tables are cached."""
     table = _enhanced_table(lemma, pos)
     if not table:
         return []
@@ -182,52 +179,55 @@ def enhanced_lesk_names(lemma: str, pos: str, context: frozenset[str]) -> list[t
     return [(row[0], p) for row, p in zip(table, post)]
 
 
-def _best(dist: list[tuple[Any, float]]) -> tuple[Any, float] | None:
+def _first(dist: Sequence[tuple[str, float]]) -> tuple[str, float]:
+    return dist[0]
+
+
+def _most_probable(dist: Sequence[tuple[str, float]]) -> tuple[str, float]:
     """The most probable sense; ties go to the earlier (more frequent) WordNet sense."""
-    if not dist:
-        return None
     best = max(range(len(dist)), key=lambda i: (dist[i][1], -i))
     return dist[best]
 
 
-def first_sense(lemma: str, pos: str, context: frozenset[str] = frozenset()) -> tuple[Any, float] | None:
-    """The first WordNet sense; confidence = its smoothed share of the lemma's cntlist counts."""
-    dist = first_sense_posterior(lemma, pos, context)
-    return dist[0] if dist else None
+@dataclass(frozen=True)
+class Method:
+    """A WSD method: the probability of every sense of a word in a context, and which sense it picks."""
+
+    name: str
+    posterior: Callable[[str, str, frozenset[str]], list[tuple[str, float]]]
+    pick: Callable[[Sequence[tuple[str, float]]], tuple[str, float]]
 
 
-def lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
-    """Simplified Lesk: most gloss/example overlap with the context; ties go to the earlier sense."""
-    return _best(lesk_posterior(lemma, pos, context))
-
-
-def enhanced_lesk(lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
-    """Enhanced Lesk (gloss, examples, lemmas, hypernym/hyponym glosses) combined with the cntlist prior."""
-    return _best(enhanced_lesk_posterior(lemma, pos, context))
-
-
-_POSTERIORS = {
-    "first-sense": first_sense_posterior,
-    "lesk": lesk_posterior,
-    "enhanced-lesk": enhanced_lesk_posterior,
+METHODS: dict[str, Method] = {
+    m.name: m
+    for m in (
+        Method("first-sense", _first_sense_names, _first),  # WordNet's first sense, whatever its share
+        Method("lesk", _lesk_names, _most_probable),
+        Method("enhanced-lesk", _enhanced_lesk_names, _most_probable),
+    )
 }
 
 
-def posterior(method: str, lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
-    """Every sense of `lemma` with the named method's probability, in WordNet order."""
-    return _POSTERIORS[method](lemma, pos, context)
-
-
 def posterior_names(method: str, lemma: str, pos: str, context: frozenset[str]) -> list[tuple[str, float]]:
-    """`posterior` with synset names instead of synsets (what the engine records)."""
-    if method == "enhanced-lesk":
-        return enhanced_lesk_names(lemma, pos, context)
-    return [(s.name(), p) for s, p in _POSTERIORS[method](lemma, pos, context)]
+    """Every sense of `lemma` (synset name) with the named method's probability, in WordNet order."""
+    return METHODS[method].posterior(lemma, pos, context)
 
 
-_DISPATCH = {"first-sense": first_sense, "lesk": lesk, "enhanced-lesk": enhanced_lesk}
+def choose(method: str, dist: Sequence[tuple[str, float]]) -> tuple[str, float]:
+    """The sense the named method picks from its (non-empty) distribution."""
+    return METHODS[method].pick(dist)
 
 
-def disambiguate(method: str, lemma: str, pos: str, context: frozenset[str]) -> tuple[Any, float] | None:
-    """Run the named method; None when WordNet has no sense of `lemma` with that POS."""
-    return _DISPATCH[method](lemma, pos, context)
+def posterior(method: str, lemma: str, pos: str, context: frozenset[str]) -> list[tuple[Any, float]]:
+    """`posterior_names` with NLTK synsets."""
+    return [(synset(name), p) for name, p in posterior_names(method, lemma, pos, context)]
+
+
+def disambiguate(method: str, lemma: str, pos: str, context: frozenset[str] = frozenset()) -> tuple[Any, float] | None:
+    """The sense the named method picks (an NLTK synset) and its probability; None when WordNet has no
+    sense of `lemma` with that POS."""
+    dist = posterior_names(method, lemma, pos, context)
+    if not dist:
+        return None
+    name, p = choose(method, dist)
+    return synset(name), p

@@ -12,17 +12,14 @@ question's context depend on the other questions of its paragraph, and on nothin
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import perturbations
-from perturbations import store
 from perturbations.records import Perturbation
 from robustqa.errors import InputError, SpanIntegrityError
 from robustqa.rewrite import apply_substitutions, rewrite_answers
@@ -152,7 +149,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
         for cp in contexts
     ]
     for cp, rw in zip(contexts, rewrites):
-        if cp is not None and rw is not None and rw.text != cp.text:
+        if cp is not None and rw is not None and rw.text != cp.perturbed:
             raise SpanIntegrityError(f"article '{unit.title}': the engine's perturbed context differs from its own substitutions")
 
     # output paragraphs, grouped by context text in order of first appearance: (paragraph fields, questions)
@@ -176,9 +173,9 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
                 )
                 if k == 0:
                     skipped.update(dict(qp.skipped))
-                if apply_substitutions(q.question, qp.substitutions, where=where).text != qp.text:
+                if apply_substitutions(q.question, qp.substitutions, where=where).text != qp.perturbed:
                     raise SpanIntegrityError(f"{where}: the engine's perturbed question differs from its own substitutions")
-                question_text, question_subs = qp.text, qp.substitutions
+                question_text, question_subs = qp.perturbed, qp.substitutions
             else:
                 question_text, question_subs = q.question, ()
             if (context_text, question_text) in seen:
@@ -230,50 +227,12 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(recipe: perturbations.Recipe, seed: int, variants: int | None) -> None:
-    _forget_inherited_wordnet_files()
-    _WORKER.update(recipe=recipe, seed=seed, variants=variants, sizes=store.table_sizes())
+    _WORKER.update(recipe=recipe, seed=seed, variants=variants)
 
 
-def _forget_inherited_wordnet_files() -> None:
-    """Make a forked worker open its own WordNet files.
-
-    NLTK's WordNet reader keeps some files open and seeks in them (the data files, `cntlist.rev`,
-    `index.sense`); after a fork, parent and children share those file offsets, so concurrent reads
-    return the wrong lines (a missing synset, a wrong count). Every reader inherited from the parent,
-    whoever created it, drops its handles here and reopens them on its next look-up; what it has
-    parsed stays shared.
-    """
-    for reader in _INHERITED_READERS or _wordnet_readers():
-        files = getattr(reader, "_data_file_map", None)
-        if isinstance(files, dict):
-            files.clear()
-        for name in ("_key_count_file", "_key_synset_file"):
-            if getattr(reader, name, None) is not None:
-                setattr(reader, name, None)
-
-
-_INHERITED_READERS: list[Any] = []  # set by the parent just before it forks (its heap is then frozen)
-
-
-def _wordnet_readers() -> list[Any]:
-    """Every NLTK WordNet reader alive in this process, whoever created it."""
-    import gc
-    import sys
-
-    module = sys.modules.get("nltk.corpus.reader.wordnet")
-    if module is None:
-        return []  # no reader was created
-    return [o for o in gc.get_objects() if isinstance(o, module.WordNetCorpusReader)]
-
-
-def _build_chunk(units: Sequence[_Unit]) -> tuple[list[_UnitResult], dict[str, dict[Any, Any]]]:
-    """A chunk's results, and the lexicon-table entries this worker computed since its last chunk (so
-    the parent can persist what a cold-cache build learnt in its workers)."""
+def _build_chunk(units: Sequence[_Unit]) -> list[_UnitResult]:
     recipe, seed, variants = _WORKER["recipe"], _WORKER["seed"], _WORKER["variants"]
-    results = [build_paragraph(recipe, unit, seed=seed, variants=variants) for unit in units]
-    learnt = store.entries_since(_WORKER["sizes"])
-    _WORKER["sizes"] = store.table_sizes()
-    return results, learnt
+    return [build_paragraph(recipe, unit, seed=seed, variants=variants) for unit in units]
 
 
 def _chunks(units: Sequence[_Unit], workers: int) -> list[list[_Unit]]:
@@ -297,15 +256,6 @@ def _chunks(units: Sequence[_Unit], workers: int) -> list[list[_Unit]]:
     return sorted(chunks, key=lambda c: -sum(len(u.paragraph.qas) for u in c))
 
 
-def _warm_up(recipe: perturbations.Recipe, units: Sequence[_Unit], seed: int) -> None:
-    """Load NLTK's tagger and the persistent lexicon tables in the parent so forked workers share them
-    (copy-on-write) instead of each reading or rebuilding them."""
-    store.load()
-    if units and units[0].paragraph.qas:
-        q = units[0].paragraph.qas[0]
-        recipe.perturb(q.question, seed=seed, key=q.id, wsd_context=units[0].paragraph.context)
-
-
 def _run_units(
     recipe: perturbations.Recipe,
     units: Sequence[_Unit],
@@ -323,34 +273,14 @@ def _run_units(
                 progress(result.summary.questions)
             yield result
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    forking = context.get_start_method() == "fork"
-    if forking:
-        import gc
-
-        _warm_up(recipe, units, seed)
-        # Freeze the parent's heap before forking: the workers' garbage collector then never walks (and so
-        # never copies) the shared tables. Frozen objects are invisible to gc.get_objects(), so the WordNet
-        # readers the workers must detach from their files are listed first.
-        _INHERITED_READERS[:] = _wordnet_readers()
-        gc.freeze()
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(recipe, seed, variants)) as pool:
-            futures = [pool.submit(_build_chunk, chunk) for chunk in _chunks(units, workers)]
-            for future in as_completed(futures):
-                results, learnt = future.result()
-                store.merge(learnt)
-                for result in results:
-                    if progress:
-                        progress(result.summary.questions)
-                    yield result
-    finally:
-        if forking:
-            import gc
-
-            gc.unfreeze()
-            _INHERITED_READERS.clear()
+    chunks = _chunks(units, workers)
+    for results in perturbations.map_in_workers(
+        _build_chunk, chunks, workers=workers, initializer=_init_worker, initargs=(recipe, seed, variants), warm_up=(recipe,)
+    ):
+        for result in results:
+            if progress:
+                progress(result.summary.questions)
+            yield result
 
 
 def build_dataset(
@@ -391,7 +321,7 @@ def build_dataset(
         article_to_dict(article, [p for p_index in range(len(article.paragraphs)) for p in built[a_index, p_index]])
         for a_index, article in enumerate(dataset.articles)
     ]
-    store.save()  # the lexicon tables this build computed, for the next one (silently skipped if unwritable)
+    perturbations.save_cache()  # the lexicon tables this build computed, for the next one (skipped if unwritable)
     summary = BuildSummary(summary.questions, summary.written, summary.changed, summary.substitutions, summary.skipped, time.perf_counter() - started)
     provenance = {
         "signature": signature.to_dict(),

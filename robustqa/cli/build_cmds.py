@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 from robustqa.errors import InputError
 from robustqa.squad import read_input
 
-_RECIPE_HELP = "recipe name (see `robustqa recipes`)"
+_RECIPE_HELP = "recipe name, or name@version for an exact version (see `robustqa recipes`)"
 _SEED_HELP = "seed of the per-example generators (documented default: 13)"
 
 
@@ -125,16 +126,17 @@ def perturb(texts: tuple[str, ...], input_path: str | None, recipe_name: str, se
     for line in _lines(texts, input_path, sys.stdin):
         # keyed by the text itself: the same line gives the same result wherever it appears
         result = recipe.perturb(line, seed=seed, key=line)
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.text)
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.perturbed)
 
 
 @click.command("recipes")
 @click.option("--json", "as_json", is_flag=True, help="print the recipes as one JSON list")
 def recipes(as_json: bool) -> None:
-    """List the recipes with their version, parameters and citation."""
+    """List the recipes, every version, with parameters and citation."""
     from robustqa.build import recipe_record
 
     items = perturbations.list_recipes()
+    versions = Counter(r.name for r in items)  # a name with several versions marks its default one
     if as_json:
         click.echo(json.dumps([recipe_record(r) for r in items], ensure_ascii=False, indent=2))
         return
@@ -145,7 +147,9 @@ def recipes(as_json: bool) -> None:
         blocks.append(
             "\n".join(
                 [
-                    f"{r.name}@{r.version}" + (f"  {description}" if description else ""),
+                    r.ident
+                    + (" (default)" if versions[r.name] > 1 and perturbations.default_version(r.name) == r.version else "")
+                    + (f"  {description}" if description else ""),
                     f"  fields      {', '.join(sorted(r.fields))}",
                     f"  parameters  {parameters}",
                     f"  citation    {r.citation}",

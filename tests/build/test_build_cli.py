@@ -92,6 +92,37 @@ def test_build_dataset_golden(tmp_path: Path, sample_path: Path, golden: Callabl
     explicit = tmp_path / "explicit.json"
     run("build-dataset", "--input", str(sample_path), "--output", str(explicit), "--recipe", "qads", "--seed", "13")
     assert explicit.read_bytes() == output.read_bytes()
+    # the default version, named exactly
+    versioned = tmp_path / "versioned.json"
+    assert run("build-dataset", "--input", str(sample_path), "--output", str(versioned), "--recipe", "qads@1.1").exit_code == 0
+    assert versioned.read_bytes() == output.read_bytes()
+
+
+def test_perturb_takes_an_exact_version_and_refuses_an_unknown_one() -> None:
+    default = run("perturb", "--json", *QUESTIONS)
+    exact = run("perturb", "--json", "--recipe", "qads@1.1", *QUESTIONS)
+    assert exact.exit_code == 0 and exact.stdout == default.stdout
+    unknown = CliRunner().invoke(cli, ["perturb", "--recipe", "qads@0.9", "a car"])
+    assert unknown.exit_code == 2
+    assert unknown.stderr.strip() == "robustqa: error: recipe 'qads' has no version '0.9'; available versions: 1.1 (default)"
+
+
+def test_recipes_lists_every_version_and_marks_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from perturbations import registry
+
+    several = registry.RecipeRegistry()
+    for recipe in perturbations.list_recipes():
+        several.register(recipe)
+    later = dataclasses.replace(perturbations.get_recipe("qads"), version="1.2", description="a later version")
+    several.register(later, default=True)
+    monkeypatch.setattr(registry, "REGISTRY", several)
+    text = run("recipes").stdout
+    assert "\nqads@1.1  questions: content words" in text and "\nqads@1.2 (default)  a later version" in text
+    assert "both@1.1  questions and contexts" in text  # one version: nothing to mark
+    listed = json.loads(run("recipes", "--json").stdout)
+    assert [(r["name"], r["version"]) for r in listed if r["name"] == "qads"] == [("qads", "1.1"), ("qads", "1.2")]
 
 
 def test_build_dataset_options_reach_the_build(tmp_path: Path, sample_path: Path) -> None:

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from perturbations import Perturbation, get_recipe
-from perturbations.constraints import REASONS
 
 REPO = Path(__file__).resolve().parents[2]
 AGGRESSIVE = {"threshold": 0.0, "rate": 1.0, "max_substitutions": 50}
@@ -33,8 +32,8 @@ def test_who_and_france_are_never_replaced_in_any_variant() -> None:
                 p = recipe.perturb(q, seed=3, key=q, variant=variant)
                 for s in p.substitutions:
                     assert s.original.split()[-1] not in ("Who", "France", "Norse", "Normans", "Robert"), (q, s)
-                assert p.text.count("France") == q.count("France")
-                assert p.text.startswith("Who") == q.startswith("Who")
+                assert p.perturbed.count("France") == q.count("France")
+                assert p.perturbed.startswith("Who") == q.startswith("Who")
 
 
 def test_no_word_is_replaced_by_itself_or_its_forms() -> None:
@@ -48,7 +47,7 @@ def test_no_word_is_replaced_by_itself_or_its_forms() -> None:
 
 def test_multiword_lemmas_are_rendered_with_spaces() -> None:
     p = get_recipe("qads").perturb("Who was the first Byzantine mercenary to serve with the Normans?", seed=1, key="k")
-    assert "soldier of fortune" in p.text
+    assert "soldier of fortune" in p.perturbed
     assert all("_" not in s.replacement for s in p.substitutions)
 
 
@@ -87,7 +86,7 @@ def test_a_frozen_article_is_not_re_agreed() -> None:
     text = "He bought a car."
     start = text.index("a car")
     p = get_recipe("qads", rate=1.0).perturb(text, seed=1, key="k", frozen_spans=[(start, start + 1)])
-    assert p.text.endswith(" a motorcar.")  # "automobile" would need "an": the next-ranked synonym is used
+    assert p.perturbed.endswith(" a motorcar.")  # "automobile" would need "an": the next-ranked synonym is used
     assert all(s.start > start or s.end <= start for s in p.substitutions)
 
 
@@ -113,28 +112,28 @@ def test_same_word_twice_in_a_text_gets_the_same_synonym() -> None:
 def test_variants_differ_and_are_deterministic() -> None:
     recipe = get_recipe("qads")
     q = "What kind of buildings were built by the builders?"
-    texts = [recipe.perturb(q, seed=5, key="id1", variant=k).text for k in range(5)]
+    texts = [recipe.perturb(q, seed=5, key="id1", variant=k).perturbed for k in range(5)]
     assert len(set(texts)) >= 3
-    assert texts == [recipe.perturb(q, seed=5, key="id1", variant=k).text for k in range(5)]
+    assert texts == [recipe.perturb(q, seed=5, key="id1", variant=k).perturbed for k in range(5)]
 
 
 def test_empty_and_unchangeable_texts() -> None:
     recipe = get_recipe("qads")
     for text in ("", "   ", "?!", "Who is he?"):
         p = recipe.perturb(text, seed=1, key="k")
-        assert p.text == text and not p.changed and p.substitutions == ()
+        assert p.perturbed == text and not p.changed and p.substitutions == ()
 
 
 def test_skip_reasons_are_the_documented_names() -> None:
     recipe = get_recipe("qads")
     for q in QUESTIONS:
-        assert set(recipe.perturb(q, seed=1, key=q).skipped_counts()) <= set(REASONS)
+        assert set(recipe.perturb(q, seed=1, key=q).skipped_counts()) <= set(recipe.reasons())
 
 
 def test_json_record_matches_the_perturb_contract() -> None:
     p = get_recipe("qads").perturb("He bought a car.", seed=1, key="k")
     record = json.loads(json.dumps(p.to_dict()))
-    assert record["text"] == "He bought a car." and record["perturbed"] == p.text
+    assert record["text"] == "He bought a car." and record["perturbed"] == p.perturbed
     assert set(record["substitutions"][0]) == {"start", "end", "new_start", "new_end", "original", "replacement", "pos", "synset", "confidence"}
     assert p.recipe == "qads@1.1" and isinstance(p, Perturbation)
 

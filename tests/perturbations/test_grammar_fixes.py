@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from perturbations import get_recipe
-from perturbations.engine import _possessive
-from perturbations.inflect import inflect
+from perturbations.inflect import inflect, possessive_clitic
 from perturbations.text import tag
 
 
@@ -28,7 +27,7 @@ def test_finite_forms_of_be(lemma: str, tag_: str, expected: str | None) -> None
 
 def test_exists_becomes_is_in_a_question() -> None:
     out = get_recipe("qads").perturb("What exists beneath the ice?", seed=1, key="k")
-    assert out.text == "What is beneath the ice?"
+    assert out.perturbed == "What is beneath the ice?"
 
 
 @pytest.mark.parametrize(
@@ -43,14 +42,14 @@ def test_exists_becomes_is_in_a_question() -> None:
     ],
 )
 def test_possessive_after_a_plural_in_s(text: str, index: int, new_word: str, clitic: str | None) -> None:
-    found = _possessive(tag(text), index, new_word)
+    found = possessive_clitic(tag(text), index, new_word)
     assert (found.text if found is not None else None) == clitic
 
 
 def test_possessive_is_rewritten_in_the_output() -> None:
     text = "Who accepted the German government's arguments that the measure proportional protected public health?"
     out = get_recipe("qads").perturb(text, seed=13, key="aa6ada453ecffefe5ca3e2c4a")
-    assert "authorities' arguments" in out.text and "s's" not in out.text
+    assert "authorities' arguments" in out.perturbed and "s's" not in out.perturbed
     sub = next(s for s in out.substitutions if s.original.startswith("government"))
     assert (sub.original, sub.replacement) == ("government's", "authorities'")
-    assert text[sub.start : sub.end] == sub.original and out.text[sub.new_start : sub.new_end] == sub.replacement
+    assert text[sub.start : sub.end] == sub.original and out.perturbed[sub.new_start : sub.new_end] == sub.replacement

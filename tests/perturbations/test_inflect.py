@@ -58,11 +58,11 @@ def test_engine_reinflects_located_as_situated_never_situate() -> None:
 def test_engine_keeps_plural_nouns_plural_and_fixes_the_article() -> None:
     recipe = get_recipe("qads", rate=1.0, pos="n")
     p = recipe.perturb("He bought a car and two cars.", seed=1, key="k")
-    assert p.text == "He bought an automobile and two automobiles."
+    assert p.perturbed == "He bought an automobile and two automobiles."
     first = p.substitutions[0]
     assert (first.original, first.replacement) == ("a car", "an automobile")
 
 
 def test_engine_keeps_title_case_at_sentence_start() -> None:
     p = get_recipe("qads").perturb("Cars are fast.", seed=1, key="k")
-    assert p.text.startswith("Automobiles ")
+    assert p.perturbed.startswith("Automobiles ")

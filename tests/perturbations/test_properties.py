@@ -27,13 +27,13 @@ def check_offsets(p: Perturbation) -> None:
     previous_end = -1
     for s in p.substitutions:
         assert p.original[s.start : s.end] == s.original
-        assert p.text[s.new_start : s.new_end] == s.replacement
+        assert p.perturbed[s.new_start : s.new_end] == s.replacement
         assert s.start >= previous_end and s.end > s.start
         assert "_" not in s.replacement and 0.0 <= s.confidence <= 1.0
         rebuilt.append(p.original[cursor : s.start] + s.replacement)
         cursor = previous_end = s.end
     rebuilt.append(p.original[cursor:])
-    assert "".join(rebuilt) == p.text
+    assert "".join(rebuilt) == p.perturbed
     assert p.changed == bool(p.substitutions)
 
 
@@ -49,7 +49,7 @@ def test_frozen_spans_hold_on_arbitrary_text(text: str, seed: int, key: str, var
     frozen = [(0, len(text) // 2)]
     p = RECIPES[1].perturb(text, seed=seed, key=key, variant=variant, frozen_spans=frozen)
     check_offsets(p)
-    assert p.text[: len(text) // 2] == text[: len(text) // 2]
+    assert p.perturbed[: len(text) // 2] == text[: len(text) // 2]
 
 
 @settings(max_examples=60, deadline=None)

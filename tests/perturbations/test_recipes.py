@@ -1,12 +1,22 @@
-"""Recipes: registry, parameters, overrides and their validation, readable composition."""
+"""Recipes: the versioned registry, parameters, overrides and their validation, readable composition."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
-from perturbations import RecipeParameterError, UnknownRecipeError, get_recipe, list_recipes
+from perturbations import (
+    RecipeParameterError,
+    RecipeRegistrationError,
+    UnknownRecipeError,
+    UnknownRecipeVersionError,
+    get_recipe,
+    list_recipes,
+)
+from perturbations.position_constraints import PartsOfSpeech
+from perturbations.registry import RecipeRegistry
 
 
 def test_registry_lists_the_four_recipes_sorted() -> None:
@@ -18,7 +28,8 @@ def test_registry_lists_the_four_recipes_sorted() -> None:
 
 def test_fields_per_recipe() -> None:
     assert get_recipe("qads").fields == {"question"}
-    assert get_recipe("qads-nouns").transformation.pos == ("n",)
+    assert get_recipe("qads-nouns").parameters()["pos"] == ["n"]
+    assert any(c == PartsOfSpeech(("n",)) for c in get_recipe("qads-nouns").constraints)
     assert get_recipe("context").fields == {"context"}
     assert get_recipe("both").fields == {"question", "context"}
 
@@ -26,6 +37,50 @@ def test_fields_per_recipe() -> None:
 def test_unknown_recipe() -> None:
     with pytest.raises(UnknownRecipeError, match="choose one of: both, context, qads, qads-nouns"):
         get_recipe("textfooler")
+    with pytest.raises(UnknownRecipeError, match="unknown recipe 'textfooler'"):
+        get_recipe("textfooler@1.1")
+
+
+def test_a_name_means_its_default_version_and_name_at_version_that_version() -> None:
+    for recipe in list_recipes():
+        assert get_recipe(recipe.ident) is recipe
+    assert get_recipe("qads") is get_recipe("qads@1.1")
+    assert get_recipe("qads@1.1", rate=0.5).ident == "qads@1.1"
+
+
+def test_an_unknown_version_lists_the_available_ones() -> None:
+    message = r"recipe 'qads' has no version '9.9'; available versions: 1.1 \(default\)"
+    with pytest.raises(UnknownRecipeVersionError, match=message) as caught:
+        get_recipe("qads@9.9")
+    assert caught.value.available == ("1.1",) and caught.value.known == ("qads@1.1",)
+    assert isinstance(caught.value, UnknownRecipeError)  # callers catching the wider error still catch it
+    with pytest.raises(UnknownRecipeVersionError, match="no version ''"):
+        get_recipe("qads@")
+
+
+def test_registry_keeps_every_version_and_never_replaces_one() -> None:
+    registry = RecipeRegistry()
+    base = get_recipe("qads")
+    v = {ver: dataclasses.replace(base, version=ver) for ver in ("1.1", "1.9", "1.10", "2.0")}
+    registry.register(v["1.9"])
+    registry.register(v["1.1"])
+    assert registry.get("qads") is v["1.9"]  # the first registered version is the default...
+    registry.register(v["2.0"], default=True)
+    registry.register(v["1.10"])
+    assert registry.get("qads") is v["2.0"]  # ...until another is registered as the default
+    assert registry.versions("qads") == ("1.1", "1.9", "1.10", "2.0")
+    assert [r.version for r in registry.all()] == ["1.1", "1.9", "1.10", "2.0"]
+    assert registry.get("qads@1.1") is v["1.1"] and registry.default_version("qads") == "2.0"
+    with pytest.raises(RecipeRegistrationError, match="already registered; a changed recipe needs a new version"):
+        registry.register(dataclasses.replace(base, version="1.1", description="changed"))
+    assert registry.get("qads@1.1") is v["1.1"]
+    for bad in ("", "1@2", " 1.2"):
+        with pytest.raises(RecipeRegistrationError):
+            registry.register(dataclasses.replace(base, version=bad))
+    with pytest.raises(RecipeRegistrationError):
+        registry.register(dataclasses.replace(base, name="qads@x", version="3.0"))
+    with pytest.raises(UnknownRecipeVersionError, match="available versions: 1.1, 1.9, 1.10, 2.0 \\(default\\)"):
+        registry.get("qads@3.0")
 
 
 def test_parameters_are_json_and_overrides_apply() -> None:
@@ -50,10 +105,27 @@ def test_bad_parameters(overrides: dict[str, object]) -> None:
 
 
 def test_repr_shows_the_whole_composition() -> None:
-    text = repr(get_recipe("qads"))
+    recipe = get_recipe("qads")
+    text = repr(recipe)
     for part in ("qads@1.1", "(transformation) WordNetSynonyms(wsd=enhanced-lesk", "(constraints)", "ProperNouns",
-                 "Stopwords", "(budget) Budget(rate=0.25", "NotSelfOrOwnForm"):
+                 "Stopwords", "(budget) Budget(rate=0.25", "(candidate, form) NotOwnForm",
+                 "(position) PartsOfSpeech(n,v,a,r) -> pos"):
         assert part in text
+    for constraint in recipe.constraints:  # every acting object has its line, in the order it acts
+        assert f") {constraint.describe()} -> {constraint.reason}" in text
+    lines = [line.strip() for line in text.splitlines() if line.strip().startswith("(position)")]
+    assert [line.rsplit("-> ", 1)[1] for line in lines] == [c.reason for c in recipe.plan.position]
+    assert "ProtectedWords(castle)" in repr(get_recipe("qads", protected_words=["Castle"]))
+    assert "PartsOfSpeech(n)" in repr(get_recipe("qads-nouns"))
+
+
+def test_overrides_reach_the_object_that_owns_the_parameter() -> None:
+    r = get_recipe("qads", pos="n,v", protected_words="castle", threshold=0.5, max_substitutions=2)
+    assert PartsOfSpeech(("n", "v")) in r.constraints
+    assert r.transformation.threshold == 0.5 and r.budget.max_substitutions == 2
+    assert get_recipe("qads").constraints != r.constraints  # the registered recipe is untouched
+    with pytest.raises(RecipeParameterError, match="no parameter 'colour'; parameters: max_substitutions, "):
+        get_recipe("qads", colour=1)
 
 
 def test_recipes_are_immutable() -> None:

@@ -14,7 +14,7 @@ SCRIPT = (
     "from perturbations import store\n"
     "r = perturbations.get_recipe('qads')\n"
     "p = r.perturb('Where was the ancient temple located by the explorers?', seed=3, key='q1')\n"
-    "print(json.dumps([p.text, [s.to_dict() for s in p.substitutions], store.save(), 'nltk' in sys.modules]))\n"
+    "print(json.dumps([p.perturbed, [s.to_dict() for s in p.substitutions], store.save(), 'nltk' in sys.modules]))\n"
 )
 
 

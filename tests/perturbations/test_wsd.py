@@ -20,8 +20,8 @@ def test_lesk_methods_follow_the_context(method: str) -> None:
 
 
 def test_first_sense_ignores_the_context() -> None:
-    a = wsd.first_sense("bank", "n", RIVER)
-    b = wsd.first_sense("bank", "n", MONEY)
+    a = wsd.disambiguate("first-sense", "bank", "n", RIVER)
+    b = wsd.disambiguate("first-sense", "bank", "n", MONEY)
     assert a is not None and b is not None
     assert a[0].name() == b[0].name() == "bank.n.01"
 
@@ -35,9 +35,9 @@ def test_confidence_is_a_probability_and_posteriors_sum_to_one() -> None:
 
 
 def test_dominant_sense_is_confident_and_rare_word_is_not() -> None:
-    car = wsd.enhanced_lesk("car", "n", frozenset())
+    car = wsd.disambiguate("enhanced-lesk", "car", "n", frozenset())
     assert car is not None and car[0].name() == "car.n.01" and car[1] > 0.8
-    run = wsd.first_sense("run", "v")
+    run = wsd.disambiguate("first-sense", "run", "v")
     assert run is not None and run[1] < 0.5  # 41 senses, none dominant
 
 
