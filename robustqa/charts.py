@@ -116,35 +116,75 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
     return figure
 
 
+def model_costs(rows: Sequence[ModelRow]) -> dict[tuple[str, ...], float]:
+    """ms/question per model and hardware (model id, fingerprint, device, precision), pooled over the runs
+    shown: their prediction seconds over their predicted questions, so every shift of one model sits at one
+    cost. Runs that timed nothing (all from the cache) add nothing."""
+    seconds: dict[tuple[str, ...], float] = {}
+    questions: dict[tuple[str, ...], int] = {}
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        cost = row.entry.get("cost") or {}
+        key = cost_key(row)
+        if key is None or (row.run_dir, str(row.entry.get("slug"))) in seen or not cost.get("questions"):
+            continue
+        seen.add((row.run_dir, str(row.entry.get("slug"))))
+        seconds[key] = seconds.get(key, 0.0) + float(cost["predict_seconds"])
+        questions[key] = questions.get(key, 0) + int(cost["questions"])
+    return {key: 1000.0 * seconds[key] / questions[key] for key in seconds}
+
+
+def cost_key(row: ModelRow) -> tuple[str, ...] | None:
+    cost = row.entry.get("cost")
+    if not cost:
+        return None
+    return (str(row.entry.get("model_id")), str(row.entry.get("fingerprint")), str(cost.get("device_name")), str(cost.get("precision")))
+
+
 def cost_figure(rows: Sequence[ModelRow]) -> Figure:
-    """F1 under each shift against what a question costs to predict (ms/question on the device of that run,
-    log scale): one point per row that was timed, coloured by shift, with the interval of the headline chart;
-    a hollow marker at the same cost gives the clean (or reference) F1, so the drop shows as a vertical gap.
-    Rows whose run timed nothing (every prediction from the cache) are named under the chart."""
+    """F1 under each shift against what a question costs the model to predict: one column of points per model
+    (and device, precision) at its ms/question pooled over the runs shown (`model_costs`), one point per row,
+    coloured by shift, with the interval of the headline chart; a hollow marker gives the clean (or reference)
+    F1 of the same row, so each drop shows as a vertical line. Models never timed are named under the chart."""
+    from matplotlib.ticker import ScalarFormatter
+
     figure = _figure(7.0, 4.6)
     ax = figure.subplots()
-    numbers = [row.numbers() for row in rows]
-    timed = [(row, n) for row, n in zip(rows, numbers) if n.get("ms_per_question") and (n.get("perturbed_f1") is not None or n.get("clean_f1") is not None)]
-    untimed = [row.label for row, n in zip(rows, numbers) if not n.get("ms_per_question")]
+    costs = model_costs(rows)
     palette = ["#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd"]
-    series = list(dict.fromkeys(f"{row.recipe} ({row.comparison})" for row, _ in timed))
+    placed = [(row, row.numbers(), cost_key(row)) for row in rows]
+    timed = [(row, n, key) for row, n, key in placed if key in costs]
+    untimed = list(dict.fromkeys(row.label for row, _, key in placed if key not in costs))
+    series = list(dict.fromkeys(f"{row.recipe} ({row.comparison})" for row, _, _ in timed))
     colours = {name: palette[i % len(palette)] for i, name in enumerate(series)}
-    for row, n in timed:
-        name = f"{row.recipe} ({row.comparison})"
-        x = float(n["ms_per_question"])
-        shifted = n.get("perturbed_f1")
-        if shifted is None:  # a clean SQuAD run: its clean F1 is what it shows
-            ax.scatter([x], [n["clean_f1"]], marker="o", facecolors="none", edgecolors=CLEAN_COLOR, label="clean SQuAD")
-            continue
-        errors = _bar_errors([n], "f1")
-        yerr = [[errors[0][0]], [errors[1][0]]] if errors else None
-        ax.errorbar([x], [shifted], yerr=yerr, fmt="o", color=colours[name], capsize=3, label=name)
-        if n.get("clean_f1") is not None:
-            ax.scatter([x], [n["clean_f1"]], marker="o", facecolors="none", edgecolors=colours[name])
-            ax.plot([x, x], [n["clean_f1"], shifted], color=colours[name], linewidth=0.8, alpha=0.6)
-        ax.annotate(short_model(str(row.entry["model"])), (x, shifted), textcoords="offset points", xytext=(5, -10), fontsize=7)
-    ax.set_xscale("log")
-    ax.set_xlabel("ms per question (tokenize, forward passes, decode; the device each run used)")
+    columns: dict[tuple[str, ...], list[tuple[ModelRow, dict[str, Any]]]] = {}
+    for row, n, key in timed:
+        columns.setdefault(key, []).append((row, n))
+    spread = max(costs.values()) / min(costs.values()) if costs else 1.0
+    for key, members in columns.items():
+        for i, (row, n) in enumerate(members):
+            x = costs[key] * (1.0 + 0.025 * (i - (len(members) - 1) / 2))  # side by side within the model's column
+            shifted, clean = n.get("perturbed_f1"), n.get("clean_f1")
+            if shifted is None:  # a clean SQuAD run: its clean F1 is what it shows
+                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=CLEAN_COLOR, label="clean SQuAD")
+                continue
+            name = f"{row.recipe} ({row.comparison})"
+            errors = _bar_errors([n], "f1")
+            yerr = [[errors[0][0]], [errors[1][0]]] if errors else None
+            ax.errorbar([x], [shifted], yerr=yerr, fmt="o", color=colours[name], capsize=3, label=name)
+            if clean is not None:
+                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=colours[name])
+                ax.plot([x, x], [clean, shifted], color=colours[name], linewidth=0.8, alpha=0.5)
+        top = max(max(v for v in (n.get("perturbed_f1"), n.get("clean_f1")) if v is not None) for _, n in members)
+        ax.annotate(short_model(str(members[0][0].entry["model"])), (costs[key], top), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=7)
+    if spread > 5:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+    elif costs:
+        low, high = min(costs.values()), max(costs.values())
+        margin = max(0.3 * (high - low), 0.2 * high)
+        ax.set_xlim(max(0.0, low - margin), high + margin)
+    ax.set_xlabel("ms per question (pooled over the runs shown of each model)")
     ax.set_ylabel("F1 (points)")
     ax.set_ylim(0, 100)
     ax.grid(alpha=0.3, which="both")
@@ -154,7 +194,7 @@ def cost_figure(rows: Sequence[ModelRow]) -> Figure:
         ax.legend(unique.values(), unique.keys(), fontsize=7, loc="lower right")
     ax.set_title("F1 under shift against cost (hollow: clean or reference F1; bars: 95% interval)", fontsize=9)
     if untimed:
-        figure.text(0.01, 0.01, "not timed (predictions from the cache): " + ", ".join(untimed), fontsize=7)
+        figure.text(0.01, 0.01, "not timed (every prediction from a cache, or no cost recorded): " + ", ".join(untimed), fontsize=7)
     return figure
 
 

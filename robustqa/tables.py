@@ -58,7 +58,8 @@ REPORT_COLUMNS = COLUMNS + SHIFT_COLUMNS + COST_COLUMNS
 TABLE_NOTE = (
     "Δ = perturbed − clean over the paired questions (negative: the model fell), with a paired bootstrap 95% "
     "interval; *changed*: only the questions the recipe changed; *answerable*: only those with a gold answer (a model "
-    "that abstains more often gains on the others). *Comparison* says what each row compares: a *worst copy* row scores "
+    "that abstains more often gains on the others). *Shift*: what shifted the data and which official rules scored it. "
+    "*Comparison* says what each row compares: a *worst copy* row scores "
     "each clean question by its worst perturbed copy (the AddSent authors' protocol); an *unpaired* row sets a set of "
     "new questions beside the same model's clean SQuAD score (two-sample bootstrap interval); an *alone* row gives a "
     "set's score with its own interval. Cost: parameters, and the speed of the forward passes that ran in that run "
@@ -235,7 +236,7 @@ class ModelRow:
             "Flips R→W / W→R": f"{flips['right_to_wrong']} / {flips['wrong_to_right']}" if flips else "–",
             "Changed": changed_cell,
             "Reused": str(coverage.get("reused_predictions", 0)) if paired and self.entry.get("perturbed") else "–",
-            "Shift": self.recipe,
+            "Shift": f"{self.recipe} ({rules_name(self.rules)})",
             "Comparison": self.describe(),
             **cost_cells(self.entry.get("cost")),
         }
@@ -372,14 +373,16 @@ def signatures(runs: Sequence[Run]) -> list[tuple[str, str]]:
     return [(label, run.signature) for label, run in zip(run_labels(runs), runs)]
 
 
+def rules_name(rules: str) -> str:
+    return "SQuAD v1.1" if rules == "1.1" else "SQuAD 2.0"
+
+
 def rules_text(runs: Sequence[Run]) -> str:
     """Which official rules scored the runs shown: one rule set, or each run's own."""
     rules = {rules_of(run) for run in runs}
-    if rules == {"1.1"}:
-        return "official SQuAD v1.1 EM/F1"
-    if rules <= {"2.0"}:
-        return "official SQuAD 2.0 EM/F1"
-    return "official SQuAD EM/F1 (each run's rules: v1.1 for sets without unanswerable questions, else 2.0)"
+    if len(rules) == 1:
+        return f"official {rules_name(rules.pop())} EM/F1"
+    return "official SQuAD EM/F1, each run under its own rules (in the Shift column)"
 
 
 def terminal_columns(rows: Sequence[ModelRow]) -> tuple[str, ...]:
