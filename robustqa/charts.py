@@ -73,10 +73,6 @@ def row_label(row: ModelRow, *, with_shift: bool) -> str:
     return "\n".join(parts)
 
 
-def shows_several_shifts(rows: Sequence[ModelRow]) -> bool:
-    return len({(row.recipe, row.comparison) for row in rows}) > 1 or any(row.comparison != "paired" for row in rows)
-
-
 def headline_figure(rows: Sequence[ModelRow]) -> Figure:
     """Clean (or reference) vs shifted EM and F1 per row, bars side by side.
 
@@ -84,7 +80,9 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
     unpaired comparison) gives, placed around the shifted score, and the difference written above it; a
     clean-only set shown alone carries its own score's interval instead.
     """
-    several = shows_several_shifts(rows)
+    from robustqa.tables import plain
+
+    several = not plain(rows)
     labels = [row_label(row, with_shift=several) for row in rows]
     numbers = [row.numbers() for row in rows]
     width = 0.11 * max((len(line) for label in labels for line in label.split("\n")), default=10)

@@ -385,10 +385,15 @@ def rules_text(runs: Sequence[Run]) -> str:
     return "official SQuAD EM/F1, each run under its own rules (in the Shift column)"
 
 
+def plain(rows: Sequence[ModelRow]) -> bool:
+    """Rows that need no word on what they compare: one shift, each row paired (or a clean run alone)."""
+    return len({row.recipe for row in rows}) <= 1 and all(row.comparison in (PAIRED, CLEAN) for row in rows)
+
+
 def terminal_columns(rows: Sequence[ModelRow]) -> tuple[str, ...]:
-    """The eval command's table: the headline columns, and what each row compares when a row is not a
-    plain paired comparison (cost goes to its own line there)."""
-    return COLUMNS if all(row.comparison == PAIRED for row in rows) else COLUMNS + SHIFT_COLUMNS
+    """The eval command's table: the headline columns, and what each row compares when the rows are not
+    plain (cost goes to its own line there)."""
+    return COLUMNS if plain(rows) else COLUMNS + SHIFT_COLUMNS
 
 
 def _pair(value: Any) -> tuple[float, float] | None:
