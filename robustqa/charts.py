@@ -86,7 +86,7 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
     labels = [row_label(row, with_shift=several) for row in rows]
     numbers = [row.numbers() for row in rows]
     width = 0.11 * max((len(line) for label in labels for line in label.split("\n")), default=10)
-    figure = _figure(max(6.0, 2 * max(1.6, width) * len(rows) + 1.0) if several else max(6.0, 1.6 * len(rows) + 2.0), 4.6 if several else 4.0)
+    figure = _figure(max(8.0, 2 * max(1.6, width) * len(rows) + 1.0) if several else max(6.0, 1.6 * len(rows) + 2.0), 4.6 if several else 4.0)
     axes = figure.subplots(1, 2, sharey=True)
     positions = list(range(len(rows)))
     for ax, key, title in zip(axes, ("em", "f1"), ("Exact match", "F1")):
@@ -102,8 +102,10 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
             if after == after and difference is not None:  # not NaN
                 ax.annotate(f"{difference:+.1f}", (x + 0.2, after + up), ha="center", va="bottom", fontsize=8)
         ax.set_xticks(positions, labels, fontsize=7 if several else 8)
+        ax.set_xlim(-0.7, len(rows) - 0.3)
         ax.set_title(title)
-        ax.set_ylim(0, 100)
+        ax.set_ylim(0, 108)  # room above 100 for the differences written over the bars
+        ax.set_yticks(range(0, 101, 20))
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("points")
     axes[0].legend(loc="upper right", fontsize=8)
