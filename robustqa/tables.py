@@ -361,11 +361,18 @@ def _unpaired(run: Run, entry: Mapping[str, Any], other: Run, candidate: Mapping
 
 def _question_scores(run: Run, entry: Mapping[str, Any]) -> tuple[list[float], list[float]] | None:
     """Per-question clean EM and F1 (0..1) from the run's scores file; None for runs made before it existed."""
+    from robustqa.errors import InputError
+
     name = (entry.get("files") or {}).get("clean_scores")
     if not name or not (run.path / name).is_file():
         return None
-    scores = json.loads((run.path / name).read_text(encoding="utf-8"))
-    return [float(s["exact"]) for s in scores.values()], [float(s["f1"]) for s in scores.values()]
+    path = run.path / name
+    try:
+        scores = json.loads(path.read_text(encoding="utf-8"))
+        return [float(s["exact"]) for s in scores.values()], [float(s["f1"]) for s in scores.values()]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise InputError(f"cannot read the per-question scores ({type(error).__name__}: {error})", path=str(path),
+                         hint="evaluate the run again to rewrite it") from None
 
 
 def signatures(runs: Sequence[Run]) -> list[tuple[str, str]]:

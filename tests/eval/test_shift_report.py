@@ -120,3 +120,16 @@ def test_a_run_served_from_the_cache_says_so(runs, tmp_path):
     assert (cells["Windows/s"], cells["ms/question"], cells["Params"]) == ("from cache", "from cache", "1.2M")
     result = CliRunner().invoke(cli, ["report", str(again), "--cost-chart", str(tmp_path / "c.png")], catch_exceptions=False)
     assert result.exit_code == 0 and (tmp_path / "c.png").is_file()
+
+
+def test_a_damaged_scores_file_is_one_line(runs, tmp_path):
+    import shutil
+
+    copy = tmp_path / "nyt"
+    shutil.copytree(runs["nyt"], copy)
+    scores = copy / load_run(copy).report["models"][0]["files"]["clean_scores"]
+    scores.write_text('{"q": {"exact": 1}}')
+    result = CliRunner().invoke(cli, ["report", str(runs["addsent"]), str(copy)])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"robustqa: error: {scores}: cannot read the per-question scores (KeyError")
