@@ -43,34 +43,158 @@ def error_bars(rows: Sequence[Mapping[str, Any]], value_key: str, interval_key: 
     return [lower, upper] if any(lower) or any(upper) else None
 
 
-def headline_figure(rows: Sequence[ModelRow]) -> Figure:
-    """Clean vs perturbed EM and F1 per model (and run), bars side by side.
+def _bar_errors(numbers: Sequence[Mapping[str, Any]], key: str) -> list[list[float]] | None:
+    """Error bars of the shifted bars: the interval of the difference where the row compares (placed around
+    the shifted score), else the score's own interval (a clean-only set with nothing to compare with)."""
+    lower, upper = [], []
+    for n in numbers:
+        if n.get(f"drop_{key}") is not None and n.get(f"drop_{key}_ci"):
+            value, interval = n[f"drop_{key}"], n[f"drop_{key}_ci"]
+        elif n.get(f"perturbed_{key}") is not None and n.get(f"perturbed_{key}_ci"):
+            value, interval = n[f"perturbed_{key}"], n[f"perturbed_{key}_ci"]
+        else:
+            value, interval = 0.0, (0.0, 0.0)
+        lower.append(max(0.0, float(value) - float(interval[0])))
+        upper.append(max(0.0, float(interval[1]) - float(value)))
+    return [lower, upper] if any(lower) or any(upper) else None
 
-    Each perturbed bar carries the 95% bootstrap interval of the drop that report.json gives (the drop's
-    interval placed around the perturbed score), and the drop written above it.
+
+def short_model(name: str) -> str:
+    """A model as a chart names it: a folder by its last part (the table gives the path), a hub id as is."""
+    return name.rstrip("/").rsplit("/", 1)[-1] if name.startswith((".", "/", "~")) else name
+
+
+def row_label(row: ModelRow, *, with_shift: bool) -> str:
+    """A chart label: run, model and, when the chart shows several shifts or comparisons, which."""
+    parts = [row.run_label] if row.run_label else []
+    parts.append(short_model(str(row.entry["model"])) if with_shift else str(row.entry["model"]))
+    if with_shift:
+        parts.append(f"{row.recipe}, {row.comparison}")
+    return "\n".join(parts)
+
+
+def headline_figure(rows: Sequence[ModelRow]) -> Figure:
+    """Clean (or reference) vs shifted EM and F1 per row, bars side by side.
+
+    Each shifted bar carries the 95% bootstrap interval of the row's difference that report.json (or the
+    unpaired comparison) gives, placed around the shifted score, and the difference written above it; a
+    clean-only set shown alone carries its own score's interval instead.
     """
-    labels = [f"{row.run_label}\n{row.entry['model']}" if row.run_label else str(row.entry["model"]) for row in rows]
+    from robustqa.tables import plain
+
+    several = not plain(rows)
+    labels = [row_label(row, with_shift=several) for row in rows]
     numbers = [row.numbers() for row in rows]
-    figure = _figure(max(6.0, 1.6 * len(rows) + 2.0), 4.0)
+    width = 0.11 * max((len(line) for label in labels for line in label.split("\n")), default=10)
+    figure = _figure(max(8.0, 2 * max(1.6, width) * len(rows) + 1.0) if several else max(6.0, 1.6 * len(rows) + 2.0), 4.6 if several else 4.0)
     axes = figure.subplots(1, 2, sharey=True)
     positions = list(range(len(rows)))
     for ax, key, title in zip(axes, ("em", "f1"), ("Exact match", "F1")):
-        clean = [n[f"clean_{key}"] or 0.0 for n in numbers]
+        clean = [float("nan") if n[f"clean_{key}"] is None else n[f"clean_{key}"] for n in numbers]
         perturbed = [float("nan") if n[f"perturbed_{key}"] is None else n[f"perturbed_{key}"] for n in numbers]
-        errors = error_bars(numbers, f"drop_{key}", f"drop_{key}_ci")
-        ax.bar([x - 0.2 for x in positions], clean, width=0.4, label="clean", color=CLEAN_COLOR)
-        ax.bar([x + 0.2 for x in positions], perturbed, width=0.4, label="perturbed", color=PERTURBED_COLOR, yerr=errors, capsize=3)
+        errors = _bar_errors(numbers, key)
+        ax.bar([x - 0.2 for x in positions], clean, width=0.4, label="clean" if not several else "clean / reference", color=CLEAN_COLOR)
+        ax.bar([x + 0.2 for x in positions], perturbed, width=0.4, label="perturbed" if not several else "shifted", color=PERTURBED_COLOR,
+               yerr=errors, capsize=3)
         above = errors[1] if errors else [0.0] * len(rows)
-        for x, before, after, up in zip(positions, clean, perturbed, above):
-            if after == after:  # not NaN
-                ax.annotate(f"{after - before:+.1f}", (x + 0.2, after + up), ha="center", va="bottom", fontsize=8)
-        ax.set_xticks(positions, labels, fontsize=8)
+        for x, n, after, up in zip(positions, numbers, perturbed, above):
+            difference = n[f"drop_{key}"]
+            if after == after and difference is not None:  # not NaN
+                ax.annotate(f"{difference:+.1f}", (x + 0.2, after + up), ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(positions, labels, fontsize=7 if several else 8)
+        ax.set_xlim(-0.7, len(rows) - 0.3)
         ax.set_title(title)
-        ax.set_ylim(0, 100)
+        ax.set_ylim(0, 108)  # room above 100 for the differences written over the bars
+        ax.set_yticks(range(0, 101, 20))
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("points")
     axes[0].legend(loc="upper right", fontsize=8)
-    figure.suptitle("Clean vs perturbed (error bar: 95% interval of the drop)", fontsize=10)
+    caption = "Clean vs perturbed (error bar: 95% interval of the drop)"
+    if several:
+        caption = "Clean (or reference) vs shifted\nerror bar: 95% interval of the difference (of the score itself where nothing is compared)"
+    figure.suptitle(caption, fontsize=10)
+    return figure
+
+
+def model_costs(rows: Sequence[ModelRow]) -> dict[tuple[str, ...], float]:
+    """ms/question per model and hardware (model id, fingerprint, device, precision), pooled over the runs
+    shown: their prediction seconds over their predicted questions, so every shift of one model sits at one
+    cost. Runs that timed nothing (all from the cache) add nothing."""
+    seconds: dict[tuple[str, ...], float] = {}
+    questions: dict[tuple[str, ...], int] = {}
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        cost = row.entry.get("cost") or {}
+        key = cost_key(row)
+        if key is None or (row.run_dir, str(row.entry.get("slug"))) in seen or not cost.get("questions"):
+            continue
+        seen.add((row.run_dir, str(row.entry.get("slug"))))
+        seconds[key] = seconds.get(key, 0.0) + float(cost["predict_seconds"])
+        questions[key] = questions.get(key, 0) + int(cost["questions"])
+    return {key: 1000.0 * seconds[key] / questions[key] for key in seconds}
+
+
+def cost_key(row: ModelRow) -> tuple[str, ...] | None:
+    cost = row.entry.get("cost")
+    if not cost:
+        return None
+    return (str(row.entry.get("model_id")), str(row.entry.get("fingerprint")), str(cost.get("device_name")), str(cost.get("precision")))
+
+
+def cost_figure(rows: Sequence[ModelRow]) -> Figure:
+    """F1 under each shift against what a question costs the model to predict: one column of points per model
+    (and device, precision) at its ms/question pooled over the runs shown (`model_costs`), one point per row,
+    coloured by shift, with the interval of the headline chart; a hollow marker gives the clean (or reference)
+    F1 of the same row, so each drop shows as a vertical line. Models never timed are named under the chart."""
+    from matplotlib.ticker import ScalarFormatter
+
+    figure = _figure(7.0, 4.6)
+    ax = figure.subplots()
+    costs = model_costs(rows)
+    palette = ["#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd"]
+    placed = [(row, row.numbers(), cost_key(row)) for row in rows]
+    timed = [(row, n, key) for row, n, key in placed if key in costs]
+    untimed = list(dict.fromkeys(row.label for row, _, key in placed if key not in costs))
+    series = list(dict.fromkeys(f"{row.recipe} ({row.comparison})" for row, _, _ in timed))
+    colours = {name: palette[i % len(palette)] for i, name in enumerate(series)}
+    columns: dict[tuple[str, ...], list[tuple[ModelRow, dict[str, Any]]]] = {}
+    for row, n, key in timed:
+        columns.setdefault(key, []).append((row, n))
+    spread = max(costs.values()) / min(costs.values()) if costs else 1.0
+    for key, members in columns.items():
+        for i, (row, n) in enumerate(members):
+            x = costs[key] * (1.0 + 0.025 * (i - (len(members) - 1) / 2))  # side by side within the model's column
+            shifted, clean = n.get("perturbed_f1"), n.get("clean_f1")
+            if shifted is None:  # a clean SQuAD run: its clean F1 is what it shows
+                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=CLEAN_COLOR, label="clean SQuAD")
+                continue
+            name = f"{row.recipe} ({row.comparison})"
+            errors = _bar_errors([n], "f1")
+            yerr = [[errors[0][0]], [errors[1][0]]] if errors else None
+            ax.errorbar([x], [shifted], yerr=yerr, fmt="o", color=colours[name], capsize=3, label=name)
+            if clean is not None:
+                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=colours[name])
+                ax.plot([x, x], [clean, shifted], color=colours[name], linewidth=0.8, alpha=0.5)
+        top = max(max(v for v in (n.get("perturbed_f1"), n.get("clean_f1")) if v is not None) for _, n in members)
+        ax.annotate(short_model(str(members[0][0].entry["model"])), (costs[key], top), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=7)
+    if spread > 5:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+    elif costs:
+        low, high = min(costs.values()), max(costs.values())
+        margin = max(0.3 * (high - low), 0.2 * high)
+        ax.set_xlim(max(0.0, low - margin), high + margin)
+    ax.set_xlabel("ms per question (pooled over the runs shown of each model)")
+    ax.set_ylabel("F1 (points)")
+    ax.set_ylim(0, 100)
+    ax.grid(alpha=0.3, which="both")
+    handles, names = ax.get_legend_handles_labels()
+    unique = dict(zip(names, handles))
+    if unique:
+        ax.legend(unique.values(), unique.keys(), fontsize=7, loc="lower right")
+    ax.set_title("F1 under shift against cost (hollow: clean or reference F1; bars: 95% interval)", fontsize=9)
+    if untimed:
+        figure.text(0.01, 0.01, "not timed (every prediction from a cache, or no cost recorded): " + ", ".join(untimed), fontsize=7)
     return figure
 
 

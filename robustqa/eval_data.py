@@ -1,8 +1,14 @@
 """The data of an evaluation, checked before any model loads: clean questions, perturbed questions matched
-to them, and what changed.
+to them, what changed, which SQuAD rules score them and which shift they are.
 
 Everything that can be wrong with the inputs (unreadable files, duplicate ids, perturbed questions that
-match no clean question, an empty set) fails here, before any model is downloaded or loaded.
+match no clean question, an empty set, a SQuAD v1.1 file beside a SQuAD 2.0 one) fails here, before any
+model is downloaded or loaded.
+
+Rules: a file without unanswerable questions is a SQuAD v1.1 file, scored with the v1.1 rules (the model
+always answers); a file with some is scored with the SQuAD 2.0 rules. Both files of a run must be of one
+kind, since a drop between two rule sets would measure the rules. Detection looks at the whole files, so
+a limit on the questions never changes the rules.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from robustqa.errors import InputError
+from robustqa.metric import RULES, RULES_V1, RULES_V2
 from robustqa.signature import Signature
 from robustqa.squad import QAExample, SquadDataset, check_unique_ids, load_squad
 from robustqa.stats import match_to_clean
@@ -28,8 +35,10 @@ class EvalData:
     context_changed: dict[str, bool]
     clean_sha: str
     perturbed_sha: str | None
-    recipe: str | None
+    recipe: str | None  # the shift: a robustqa recipe or an imported set (`qads@1.1`, `addsent@1`); None for clean SQuAD alone
     perturbed_signature: str | None
+    rules: str = RULES_V2  # robustqa.metric.RULES_V2 or RULES_V1
+    clean_signature: str | None = None
 
     @property
     def clean_by_id(self) -> dict[str, QAExample]:
@@ -46,7 +55,8 @@ def file_sha12(path: Path) -> str:
 
 
 def recipe_of(dataset: SquadDataset) -> tuple[str | None, str | None]:
-    """(recipe name@version, build signature) of a robustqa-built file; (None, None) for any other file."""
+    """(what made the file, its signature): the recipe of a robustqa-built file (`qads@1.1`), the shift of an
+    imported one (`addsent@1`, from `shift:` in its signature); (None, None) for any other file."""
     build_signature = dataset.extra.get("signature")
     meta = dataset.extra.get("robustqa")
     recipe = None
@@ -58,10 +68,65 @@ def recipe_of(dataset: SquadDataset) -> tuple[str | None, str | None]:
             recipe = meta["signature"].get("recipe")
     if recipe is None and isinstance(build_signature, str):
         try:
-            recipe = Signature.parse(build_signature).get("recipe")
+            parsed = Signature.parse(build_signature)
+            recipe = parsed.get("recipe") or parsed.get("shift")
         except ValueError:
             recipe = None
     return recipe, build_signature if isinstance(build_signature, str) else None
+
+
+def clean_only_shift(dataset: SquadDataset) -> str | None:
+    """The shift a clean file *is* (`squad-shifts@1`): an imported set of new questions with nothing to pair
+    with. None for clean SQuAD, including the original questions an importer of a paired set (AddSent) wrote."""
+    from robustqa.importers import IMPORTERS
+
+    shift, _ = recipe_of(dataset)
+    if shift is None:
+        return None
+    importer = IMPORTERS.get(shift.partition("@")[0])
+    return None if importer is not None and importer.paired else shift
+
+
+def first_unanswerable(dataset: SquadDataset) -> tuple[int, str | None]:
+    """How many questions of the file have no gold answer, and where the first is (article, question id)."""
+    count, first = 0, None
+    for example in dataset.iter_examples():
+        if not example.answers:
+            count += 1
+            first = first or f"article '{example.title}', question {example.id}"
+    return count, first
+
+
+def choose_rules(requested: str, clean: SquadDataset, perturbed: SquadDataset | None) -> str:
+    """The SQuAD rules of a run: `requested` ("auto", "1.1" or "2.0"), "auto" detected from the files.
+
+    A SQuAD v1.1 file beside a SQuAD 2.0 one is refused under "auto"; "1.1" is refused for a file with
+    unanswerable questions (v1.1 rules cannot score them); "2.0" scores any file.
+    """
+    if requested not in ("auto", *RULES):
+        raise InputError(f"unknown SQuAD rules '{requested}'", hint=f"use auto, {RULES_V1} or {RULES_V2}", setting="rules")
+    files = [(clean, "clean"), *([(perturbed, "perturbed")] if perturbed is not None else [])]
+    found = [(dataset, role, *first_unanswerable(dataset)) for dataset, role in files]
+    if requested == RULES_V2:
+        return RULES_V2
+    if requested == RULES_V1:
+        for dataset, role, count, first in found:
+            if count:
+                raise InputError(
+                    f"the {role} file has {count} unanswerable question{'s' if count > 1 else ''}, which SQuAD v1.1 rules cannot score",
+                    path=dataset.path, where=first, hint="score it with the SQuAD 2.0 rules", setting="rules",
+                )
+        return RULES_V1
+    kinds = {role: (RULES_V2 if count else RULES_V1) for _, role, count, _ in found}
+    if len(set(kinds.values())) > 1:
+        dataset, role, count, first = next(item for item in found if item[2])
+        other = "perturbed" if role == "clean" else "clean"
+        raise InputError(
+            f"the {role} file has {count} unanswerable question{'s' if count > 1 else ''} (SQuAD 2.0) but the {other} file has none "
+            "(SQuAD v1.1): one run scores both with one set of rules",
+            path=dataset.path, where=first, hint="score both with the SQuAD 2.0 rules, or give two files of one kind", setting="rules",
+        )
+    return kinds["clean"]
 
 
 def _load(path: Path, role: str) -> SquadDataset:
@@ -72,18 +137,21 @@ def _load(path: Path, role: str) -> SquadDataset:
     return dataset
 
 
-def load_eval_data(clean_file: Path, perturbed_file: Path | None, *, limit: int | None = None) -> EvalData:
-    """Read and cross-check the clean and perturbed files; `limit` keeps the first N clean questions."""
+def load_eval_data(clean_file: Path, perturbed_file: Path | None, *, limit: int | None = None, rules: str = "auto") -> EvalData:
+    """Read and cross-check the clean and perturbed files; `limit` keeps the first N clean questions;
+    `rules` ("auto", "1.1", "2.0") chooses the SQuAD rules (see `choose_rules`)."""
     if limit is not None and limit < 1:
         raise InputError(f"limit {limit} leaves no questions", hint="give a positive number")
     clean_set = _load(Path(clean_file), "clean")
+    perturbed_set = _load(Path(perturbed_file), "perturbed") if perturbed_file is not None else None
+    chosen_rules = choose_rules(rules, clean_set, perturbed_set)
+    _, clean_signature = recipe_of(clean_set)
     clean = clean_set.examples()
     if limit is not None:
         clean = clean[:limit]
     clean_sha = file_sha12(Path(clean_file))
-    if perturbed_file is None:
-        return EvalData(clean, None, {}, {}, {}, clean_sha, None, None, None)
-    perturbed_set = _load(Path(perturbed_file), "perturbed")
+    if perturbed_file is None or perturbed_set is None:
+        return EvalData(clean, None, {}, {}, {}, clean_sha, None, clean_only_shift(clean_set), None, chosen_rules, clean_signature)
     perturbed_all = perturbed_set.examples()
     mapping_all = match_to_clean(perturbed_all, (ex.id for ex in clean_set.iter_examples()), path=str(perturbed_file))
     kept_ids = {ex.id for ex in clean}
@@ -101,5 +169,6 @@ def load_eval_data(clean_file: Path, perturbed_file: Path | None, *, limit: int 
     changed = {ex.id: context_changed[ex.id] or ex.question != by_id[mapping[ex.id]].question for ex in perturbed}
     recipe, build_signature = recipe_of(perturbed_set)
     return EvalData(
-        clean, perturbed, mapping, changed, context_changed, clean_sha, file_sha12(Path(perturbed_file)), recipe or "unknown", build_signature
+        clean, perturbed, mapping, changed, context_changed, clean_sha, file_sha12(Path(perturbed_file)), recipe or "unknown", build_signature,
+        chosen_rules, clean_signature,
     )

@@ -16,12 +16,12 @@ from typing import Any
 from robustqa import distributed
 from robustqa.errors import InputError, OutputError
 from robustqa.eval_data import EvalData, load_eval_data
-from robustqa.metric import DEFAULT_NA_PROB_THRESHOLD
+from robustqa.metric import DEFAULT_NA_PROB_THRESHOLD, RULES_V1
 from robustqa.models import ModelSpec, model_slug, resolve_model
 from robustqa.prediction import DEFAULT_CHUNK, Runner, SetPredictions, predict_set, with_reused
 from robustqa.prediction_cache import PredictionCache, cache_key
 from robustqa.runs.layout import cache_file
-from robustqa.runs.schema import RunReport
+from robustqa.runs.schema import Cost, RunReport
 from robustqa.runs.write import write_run
 from robustqa.scoring import ModelOutcome, example_lines, model_entry, prediction_files, score_model
 from robustqa.signature import Signature
@@ -43,6 +43,7 @@ class EvalConfig:
     trust_remote_code: bool = False
     chunk_size: int = DEFAULT_CHUNK
     progress: bool = True
+    rules: str = "auto"  # SQuAD rules: "auto" (from the files), "1.1" or "2.0"
 
 
 @dataclass(frozen=True)
@@ -77,17 +78,41 @@ def run_model(spec: ModelSpec, runner: Runner, data: EvalData, config: EvalConfi
     if not distributed.is_main_process():
         return None
     return score_model(
-        spec, slug=slug, fingerprint=fingerprint, settings_fields=fields, clean=clean, perturbed=perturbed, data=data, na_prob_thresh=na_prob_thresh
+        spec, slug=slug, fingerprint=fingerprint, settings_fields=fields, clean=clean, perturbed=perturbed, data=data, na_prob_thresh=na_prob_thresh,
+        cost=measured_cost(runner),
+    )
+
+
+def measured_cost(runner: Any) -> Cost | None:
+    """What the runner measured while it predicted (robustqa.inference.QAModelRunner does; a test double
+    that measures nothing gives no cost)."""
+    timing = getattr(runner, "timing", None)
+    if timing is None:
+        return None
+    return Cost(
+        parameters=int(runner.parameters),
+        device=str(runner.device),
+        device_name=str(runner.device_name),
+        precision=str(runner.precision),
+        batch_size=int(runner.settings.batch_size),
+        processes=distributed.world_size(),
+        questions=timing.questions,
+        windows=timing.windows,
+        forward_seconds=timing.forward_seconds,
+        predict_seconds=timing.predict_seconds,
     )
 
 
 def eval_signature(data: EvalData, outcomes: Sequence[ModelOutcome], config: EvalConfig, na_prob_thresh: float) -> Signature:
-    """Data hashes, recipe, models with fingerprints, answer-changing settings, bootstrap, seed; version last."""
+    """Data hashes, recipe (the shift), rules when v1.1, models with fingerprints, answer-changing settings,
+    bootstrap, seed; version last."""
     fields: dict[str, Any] = {
         "clean": data.clean_sha,
         "perturbed": data.perturbed_sha,
         "recipe": data.recipe,
     }
+    if data.rules == RULES_V1:
+        fields["rules"] = data.rules
     if config.limit is not None:
         fields["limit"] = config.limit
     fields["models"] = [f"{o.spec.model_id}@{o.fingerprint}" for o in outcomes]
@@ -123,7 +148,7 @@ def _settings_record(config: EvalConfig, outcomes: Sequence[ModelOutcome], na_pr
     """report.json's `settings`: the inference settings as run, then the scoring and bootstrap settings."""
     settings = dict(config.settings.to_dict()) if hasattr(config.settings, "to_dict") else dict(vars(config.settings))
     settings.update(outcomes[0].settings_fields if outcomes else {})
-    settings.update(na_prob_thresh=na_prob_thresh, bootstrap=config.bootstrap, seed=config.seed, limit=config.limit)
+    settings.update(na_prob_thresh=na_prob_thresh, bootstrap=config.bootstrap, seed=config.seed, limit=config.limit, rules=config.rules)
     return settings
 
 
@@ -135,7 +160,7 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
     if config.bootstrap < 1:
         raise InputError(f"bootstrap {config.bootstrap} must be at least 1 resample")
     specs = resolve_models(models, trust_remote_code=config.trust_remote_code)
-    data = load_eval_data(config.clean_file, config.perturbed_file, limit=config.limit)
+    data = load_eval_data(config.clean_file, config.perturbed_file, limit=config.limit, rules=config.rules)
     output_dir = Path(config.output_dir)
     if output_dir.exists() and not output_dir.is_dir():
         raise OutputError("is a file", path=str(output_dir), hint="give a folder for the run", setting="output_dir")
@@ -153,8 +178,11 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
     signature = eval_signature(data, outcomes, config, na_prob_thresh)
     report = RunReport(
         signature=signature.format(),
+        rules=data.rules,
+        shift=data.recipe,
         clean_file=str(Path(config.clean_file).resolve()),
         perturbed_file=str(Path(config.perturbed_file).resolve()) if config.perturbed_file is not None else None,
+        clean_signature=data.clean_signature,
         perturbed_signature=data.perturbed_signature,
         settings=_settings_record(config, outcomes, na_prob_thresh),
         models=tuple(model_entry(o, data, resamples=config.bootstrap, seed=config.seed) for o in outcomes),

@@ -10,12 +10,17 @@ Under `torchrun`/`accelerate launch` the length-sorted batches are dealt round-r
 each computes its share, the main process gathers the (unpadded) logits and decodes once. Because
 every batch is exactly the batch a single process would form, the logits — and so the answers — are
 the same as a one-process run.
+
+The runner also measures what it costs (`Timing`): the questions and windows that reached the model and the
+seconds spent in forward passes and in whole `predict` calls, so a run reports speed on the device it used
+without a separate benchmark; questions served from a cache never reach the runner and are not counted.
 """
 
 from __future__ import annotations
 
 import contextlib
 import inspect
+import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -101,6 +106,20 @@ class Prediction:
     text: str
     null_odds: float
     best_span: str | None = None
+
+
+@dataclass
+class Timing:
+    """What one runner measured over all its `predict` calls (only questions that reached the model).
+
+    `forward_seconds`: the forward passes (padding each batch, copying it to the device, the model, the
+    logits back to the host; under a launcher, the main process's share and the gather). `predict_seconds`:
+    whole `predict` calls (tokenizing into windows, the forward passes, decoding the answers)."""
+
+    questions: int = 0
+    windows: int = 0
+    forward_seconds: float = 0.0
+    predict_seconds: float = 0.0
 
 
 @dataclass
@@ -254,6 +273,9 @@ class QAModelRunner:
             raise InputError("int8 dynamic quantization runs on CPU only", hint="turn int8 off or use device cpu", setting="int8")
         model, tokenizer, fingerprint = load_model_and_tokenizer(spec)
         self.model_fingerprint: str = fingerprint
+        # counted before int8 quantization, which turns Linear weights into packed buffers
+        self.parameters: int = sum(p.numel() for p in model.parameters())
+        self.timing = Timing()
         self.tokenizer = tokenizer
         max_len = min(settings.max_seq_length, _max_positions(model, tokenizer))
         stride = min(settings.doc_stride, max_len // 2)
@@ -273,6 +295,12 @@ class QAModelRunner:
         self._pad_id = int(pad) if pad is not None else 0
         self._pad_left = getattr(tokenizer, "padding_side", "right") == "left"
         self._torch = torch
+        self.device_name = describe_device(self.device)
+
+    @property
+    def precision(self) -> str:
+        """What the forward passes compute in: int8 (dynamic, fp32 activations), fp32, bf16 or fp16."""
+        return "int8" if self.settings.int8 else self.settings.precision
 
     @staticmethod
     def _quantize(model: Any) -> Any:
@@ -396,16 +424,33 @@ class QAModelRunner:
         examples = list(examples)
         if not examples:
             return {}
+        started = time.perf_counter()
+        predictions = self._predict(examples, on_progress)
+        self.timing.questions += len(examples)
+        self.timing.predict_seconds += time.perf_counter() - started
+        return predictions
+
+    def _forward_all(self, windows: Windows, batches: list[np.ndarray], on_progress: Callable[[int], None] | None) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        started = time.perf_counter()
+        logits = self._run_batches(windows, batches, on_progress)
+        self.timing.forward_seconds += time.perf_counter() - started
+        return logits
+
+    def _predict(self, examples: list[QAExample], on_progress: Callable[[int], None] | None) -> dict[str, Prediction]:
         windows = build_windows(self.tokenizer, examples, self.settings.max_seq_length, self.settings.doc_stride)
         batches = length_sorted_batches(windows.lengths, self.settings.batch_size)
         world = distributed.world_size()
         if world <= 1:
-            logits = self._run_batches(windows, batches, on_progress)
+            logits = self._forward_all(windows, batches, on_progress)
+            self.timing.windows += len(windows)
             return self._decode(examples, windows, logits)
         distributed.init_process_group(self.device)
         mine = batches[distributed.rank() :: world]
+        started = time.perf_counter()
         local = self._run_batches(windows, mine, on_progress if distributed.is_main_process() else None)
         gathered = distributed.gather_objects(local)
+        self.timing.forward_seconds += time.perf_counter() - started
+        self.timing.windows += len(windows)
         if gathered is None:
             return {}
         logits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -419,6 +464,33 @@ class QAModelRunner:
             reported = _questions_complete_within(windows, mine)
             on_progress(len(examples) - reported)
         return self._decode(examples, windows, logits)
+
+
+def describe_device(device: str) -> str:
+    """The hardware behind a torch device name, for cost figures: the GPU's name, or the CPU's model and the
+    number of threads torch computes with (CPU speed depends on both)."""
+    import torch
+
+    base = device.split(":")[0]
+    if base == "cuda":
+        index = int(device.split(":")[1]) if ":" in device else torch.cuda.current_device()
+        return torch.cuda.get_device_name(index)
+    if base == "mps":
+        return "Apple GPU (Metal)"
+    return f"{_cpu_model()}, {torch.get_num_threads()} threads"
+
+
+def _cpu_model() -> str:
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as stream:
+            for line in stream:
+                if line.startswith("model name"):
+                    return " ".join(line.partition(":")[2].split())
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "CPU"
 
 
 def _questions_complete_within(windows: Windows, batches: list[np.ndarray]) -> int:

@@ -27,6 +27,11 @@ from robustqa.errors import InputError
 
 DEFAULT_NA_PROB_THRESHOLD = 1.0
 
+# The two rule sets, as report.json and the run signature name them.
+RULES_V2 = "2.0"  # evaluate-v2.0.py: the model may abstain; no-answer threshold; HasAns/NoAns split
+RULES_V1 = "1.1"  # evaluate-v1.1.py: every question has an answer and the model always gives one
+RULES = (RULES_V2, RULES_V1)
+
 _ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
 _PUNCTUATION = frozenset(string.punctuation)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from robustqa import distributed
@@ -30,13 +30,17 @@ class Runner(Protocol):
 
 @dataclass(frozen=True)
 class SetPredictions:
-    """Texts and null odds of one set, and how they were obtained."""
+    """Texts, null odds and best non-null spans of one set, and how they were obtained.
+
+    `texts` are the SQuAD 2.0 answers ("" to abstain), `best_spans` what SQuAD v1.1 rules answer (None where
+    the runner did not report one)."""
 
     texts: dict[str, str]
     null_odds: dict[str, float]
     predicted: int = 0
     from_cache: int = 0
     reused: int = 0
+    best_spans: dict[str, str | None] = field(default_factory=dict)
 
 
 def _progress_bar(total: int, description: str, enabled: bool) -> Any:
@@ -75,16 +79,22 @@ def predict_set(
                 missing = [ex.id for ex in chunk if ex.id not in predictions]
                 if missing:
                     raise RuntimeError(f"the model runner returned no prediction for question {missing[0]}")
-                rows = [(ex.id, predictions[ex.id].text, float(predictions[ex.id].null_odds)) for ex in chunk]
+                rows = [(ex.id, predictions[ex.id].text, float(predictions[ex.id].null_odds), _best_span(predictions[ex.id])) for ex in chunk]
                 cache.append(rows)
-                done.update((pid, (text, odds)) for pid, text, odds in rows)
+                done.update((pid, (text, odds, span)) for pid, text, odds, span in rows)
     finally:
         bar.close()
     if not main:
         return SetPredictions({}, {}, predicted=len(todo))
     texts = {ex.id: done[ex.id][0] for ex in examples}
     odds = {ex.id: done[ex.id][1] for ex in examples}
-    return SetPredictions(texts, odds, predicted=len(todo), from_cache=len(examples) - len(todo))
+    spans = {ex.id: done[ex.id][2] for ex in examples}
+    return SetPredictions(texts, odds, predicted=len(todo), from_cache=len(examples) - len(todo), best_spans=spans)
+
+
+def _best_span(prediction: Any) -> str | None:
+    span = getattr(prediction, "best_span", None)
+    return None if span is None else str(span)
 
 
 def with_reused(
@@ -97,9 +107,11 @@ def with_reused(
     """The perturbed set's predictions: those of the changed questions as `ran`, the others their clean question's."""
     texts: dict[str, str] = {}
     odds: dict[str, float] = {}
+    spans: dict[str, str | None] = {}
     for ex in perturbed:
-        source = source_of[ex.id]
-        texts[ex.id] = ran.texts[ex.id] if changed[ex.id] else clean.texts[source]
-        odds[ex.id] = ran.null_odds[ex.id] if changed[ex.id] else clean.null_odds[source]
+        origin, key = (ran, ex.id) if changed[ex.id] else (clean, source_of[ex.id])
+        texts[ex.id] = origin.texts[key]
+        odds[ex.id] = origin.null_odds[key]
+        spans[ex.id] = origin.best_spans.get(key)
     reused = sum(1 for ex in perturbed if not changed[ex.id])
-    return SetPredictions(texts, odds, ran.predicted, ran.from_cache, reused)
+    return SetPredictions(texts, odds, ran.predicted, ran.from_cache, reused, spans)

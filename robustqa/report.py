@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from robustqa.tables import COLUMNS, markdown_table, model_rows, report_cells, signatures
+from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, markdown_table, model_rows, report_cells, rules_text, signatures
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
@@ -19,15 +19,13 @@ FORMATS = ("md", "json", "html")
 
 
 def render_markdown(runs: Sequence[Run]) -> str:
-    """The comparison table of report.md: every model of every run, then each run's signature."""
+    """The comparison table of report.md: every comparison of every model of every run, then each run's signature."""
     lines = [
         "# robustqa evaluation",
         "",
-        "EM/F1: official SQuAD 2.0 rules, in points. Δ = perturbed − clean over the paired questions (negative: the",
-        "model fell), with a paired bootstrap 95% interval; *changed*: only the questions the recipe changed;",
-        "*answerable*: only those with a gold answer (a model that abstains more often gains on the others).",
+        f"EM/F1: {rules_text(runs)}, in points. {TABLE_NOTE}",
         "",
-        *markdown_table(report_cells(runs), COLUMNS),
+        *markdown_table(report_cells(runs), REPORT_COLUMNS),
         "",
     ]
     for label, signature in signatures(runs):
@@ -37,7 +35,7 @@ def render_markdown(runs: Sequence[Run]) -> str:
 
 
 def comparison_rows(runs: Sequence[Run]) -> list[dict[str, Any]]:
-    """One row per (run, model) with numbers, not display strings (the `table` of the JSON document)."""
+    """One row per (run, model, comparison) with numbers, not display strings (the `table` of the JSON document)."""
     return [{"run": row.run_dir, "recipe": row.recipe, **row.numbers()} for row in model_rows(runs)]
 
 

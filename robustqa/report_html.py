@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from robustqa import __version__
-from robustqa.tables import COLUMNS, html_table, report_cells
+from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, html_table, report_cells, rules_text
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
@@ -27,7 +27,7 @@ code { font-size: 0.85em; word-break: break-all; }
 
 def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
-    table = html_table(report_cells(runs), list(COLUMNS))
+    table = html_table(report_cells(runs), list(REPORT_COLUMNS))
     chart = ""
     if chart_png:
         encoded = base64.b64encode(chart_png).decode("ascii")
@@ -37,9 +37,7 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>robustqa report</title>"
         f"<style>{_STYLE}</style></head><body>\n"
         "<h1>robustqa: clean vs perturbed</h1>\n"
-        "<p>EM/F1: official SQuAD 2.0 rules, in points. &Delta; = perturbed &minus; clean over the paired questions "
-        "(negative: the model fell), with a paired bootstrap 95% interval; <i>changed</i>: only the questions the "
-        "recipe changed.</p>\n"
+        f"<p>EM/F1: {html.escape(rules_text(runs))}, in points. {html.escape(TABLE_NOTE.replace('*', ''))}</p>\n"
         f"{table}\n{chart}\n<h2>Signatures</h2><ul>{signatures}</ul>\n"
         f"<p><small>robustqa {html.escape(__version__)}</small></p></body></html>\n"
     )

@@ -1,27 +1,31 @@
 """From one model's predictions to the records of a run folder: official scores, the paired drop with its
-intervals, flips, coverage and one example line per question.
+intervals, the authors' worst-copy protocol, flips, coverage and one example line per question.
 
-The official metric scores each set on its own (`robustqa.metric`); the drop pairs each perturbed question
-with the clean question it was made from (`robustqa.stats`).
+The official metric scores each set on its own (`robustqa.metric`), with the run's rules: SQuAD 2.0 scores
+the answers as given (the model may abstain), SQuAD v1.1 the best non-null span of each question (the model
+always answers). The drop pairs each perturbed question with the clean question it was made from
+(`robustqa.stats`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from robustqa.errors import InputError
 from robustqa.eval_data import EvalData
-from robustqa.metric import QuestionScores, score_questions, summarize
+from robustqa.metric import RULES_V1, QuestionScores, score_questions, score_questions_v1, summarize, summarize_v1
 from robustqa.models import ModelSpec
 from robustqa.prediction import SetPredictions
-from robustqa.runs.schema import Answered, Coverage, ExampleLine, ModelEntry, PredictionFiles
+from robustqa.runs.schema import Answered, Cost, Coverage, ExampleLine, ModelEntry, PredictionFiles
 from robustqa.squad import QAExample
-from robustqa.stats import Pair, build_pairs, compute_drop, flip_counts
+from robustqa.stats import Pair, build_pairs, compute_drop, flip_counts, score_intervals, worst_copy
 
 
 @dataclass(frozen=True)
 class ModelOutcome:
-    """One model's predictions on both sets and their official per-question scores."""
+    """One model's predictions on both sets, the answers the rules scored, and their per-question scores."""
 
     spec: ModelSpec
     slug: str
@@ -31,10 +35,49 @@ class ModelOutcome:
     perturbed: SetPredictions | None
     clean_scores: QuestionScores
     perturbed_scores: QuestionScores | None
+    rules: str
+    clean_answers: Mapping[str, str]  # what the rules scored: the texts (2.0) or the best spans (1.1)
+    perturbed_answers: Mapping[str, str] | None
+    cost: Cost | None
+
+    def answers(self, role: str) -> Mapping[str, str]:
+        answers = self.clean_answers if role == "clean" else self.perturbed_answers
+        assert answers is not None
+        return answers
 
 
 def _gold(examples: list[QAExample]) -> dict[str, list[str]]:
     return {ex.id: list(ex.gold_texts) for ex in examples}
+
+
+def scored_answers(predictions: SetPredictions, rules: str) -> dict[str, str]:
+    """The answers a rule set scores: SQuAD 2.0 the texts as given ("" to abstain); v1.1 the best non-null
+    span of every question, which a model that always answers gives."""
+    if rules != RULES_V1:
+        return dict(predictions.texts)
+    spans: dict[str, str] = {}
+    for qid in predictions.texts:
+        span = predictions.best_spans.get(qid)
+        if span is None:
+            raise InputError(
+                f"no best non-null span for question {qid}, which SQuAD v1.1 rules answer with",
+                hint="predict it again with a runner that reports the best span (robustqa's own)",
+            )
+        spans[qid] = span
+    return spans
+
+
+def score_set(examples: list[QAExample], answers: Mapping[str, str], predictions: SetPredictions, rules: str, na_prob_thresh: float) -> QuestionScores:
+    if rules == RULES_V1:
+        return score_questions_v1(_gold(examples), answers)
+    return score_questions(_gold(examples), answers, predictions.null_odds, na_prob_thresh)
+
+
+def summarize_set(scores: QuestionScores, answers: Mapping[str, str], predictions: SetPredictions, rules: str) -> dict[str, Any]:
+    """The official result dict of the rules: evaluate-v2.0's keys, or evaluate-v1.1's (`exact`, `f1`, `total`)."""
+    if rules == RULES_V1:
+        return summarize_v1(scores)
+    return summarize(scores, answers, predictions.null_odds)
 
 
 def score_model(
@@ -47,13 +90,18 @@ def score_model(
     perturbed: SetPredictions | None,
     data: EvalData,
     na_prob_thresh: float,
+    cost: Cost | None = None,
 ) -> ModelOutcome:
-    """Score both prediction sets with the official rules."""
-    clean_scores = score_questions(_gold(data.clean), clean.texts, clean.null_odds, na_prob_thresh)
-    perturbed_scores = None
+    """Score both prediction sets with the official rules of the run (`data.rules`)."""
+    clean_answers = scored_answers(clean, data.rules)
+    clean_scores = score_set(data.clean, clean_answers, clean, data.rules, na_prob_thresh)
+    perturbed_scores = perturbed_answers = None
     if perturbed is not None and data.perturbed is not None:
-        perturbed_scores = score_questions(_gold(data.perturbed), perturbed.texts, perturbed.null_odds, na_prob_thresh)
-    return ModelOutcome(spec, slug, fingerprint, settings_fields, clean, perturbed, clean_scores, perturbed_scores)
+        perturbed_answers = scored_answers(perturbed, data.rules)
+        perturbed_scores = score_set(data.perturbed, perturbed_answers, perturbed, data.rules, na_prob_thresh)
+    return ModelOutcome(
+        spec, slug, fingerprint, settings_fields, clean, perturbed, clean_scores, perturbed_scores, data.rules, clean_answers, perturbed_answers, cost
+    )
 
 
 def pairs_of(outcome: ModelOutcome, data: EvalData) -> list[Pair]:
@@ -63,19 +111,34 @@ def pairs_of(outcome: ModelOutcome, data: EvalData) -> list[Pair]:
     return build_pairs(data.mapping, data.changed, c.has_answer, c.exact, c.f1, p.exact, p.f1)
 
 
+def _clean_ci(scores: QuestionScores, *, resamples: int, seed: int) -> dict[str, list[float]]:
+    exact_ci, f1_ci = score_intervals([list(scores.exact.values()), list(scores.f1.values())], resamples=resamples, seed=seed)
+    return {"exact": exact_ci, "f1": f1_ci}
+
+
 def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: int) -> ModelEntry:
-    """The model's element of report.json: official results, drop with `resamples` bootstrap draws, flips, coverage."""
-    clean = summarize(outcome.clean_scores, outcome.clean.texts, outcome.clean.null_odds)
-    common = {"model": outcome.spec.name, "model_id": outcome.spec.model_id, "slug": outcome.slug, "fingerprint": outcome.fingerprint}
+    """The model's element of report.json: official results, drop with `resamples` bootstrap draws, the
+    worst-copy protocol where it applies, flips, coverage, cost."""
+    clean = summarize_set(outcome.clean_scores, outcome.answers("clean"), outcome.clean, outcome.rules)
+    common = {
+        "model": outcome.spec.name,
+        "model_id": outcome.spec.model_id,
+        "slug": outcome.slug,
+        "fingerprint": outcome.fingerprint,
+        "clean": clean,
+        "clean_ci": _clean_ci(outcome.clean_scores, resamples=resamples, seed=seed),
+        "cost": outcome.cost,
+    }
     if outcome.perturbed is None or outcome.perturbed_scores is None or data.perturbed is None:
-        return ModelEntry(**common, clean=clean, coverage=Coverage(clean_questions=len(data.clean)))
+        return ModelEntry(**common, coverage=Coverage(clean_questions=len(data.clean)))
     pairs = pairs_of(outcome, data)
     changed = sum(1 for p in pairs if p.changed)
+    c = outcome.clean_scores
     return ModelEntry(
         **common,
-        clean=clean,
-        perturbed=summarize(outcome.perturbed_scores, outcome.perturbed.texts, outcome.perturbed.null_odds),
+        perturbed=summarize_set(outcome.perturbed_scores, outcome.answers("perturbed"), outcome.perturbed, outcome.rules),
         drop=compute_drop(pairs, resamples=resamples, seed=seed),
+        worst_copy=worst_copy(pairs, [ex.id for ex in data.clean], c.has_answer, c.exact, c.f1, resamples=resamples, seed=seed),
         flips=flip_counts(pairs),
         coverage=Coverage(
             clean_questions=len(data.clean),
@@ -88,8 +151,11 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
     )
 
 
-def _answered(predictions: SetPredictions, scores: QuestionScores, qid: str) -> Answered:
-    return Answered(predictions.texts[qid], int(scores.exact[qid]), float(scores.f1[qid]), predictions.null_odds[qid])
+def _answered(outcome: ModelOutcome, role: str, qid: str) -> Answered:
+    predictions = outcome.clean if role == "clean" else outcome.perturbed
+    scores = outcome.clean_scores if role == "clean" else outcome.perturbed_scores
+    assert predictions is not None and scores is not None
+    return Answered(outcome.answers(role)[qid], int(scores.exact[qid]), float(scores.f1[qid]), predictions.null_odds[qid])
 
 
 def example_lines(outcome: ModelOutcome, data: EvalData) -> list[ExampleLine]:
@@ -99,7 +165,7 @@ def example_lines(outcome: ModelOutcome, data: EvalData) -> list[ExampleLine]:
         return [
             ExampleLine(
                 model=model, clean=ex, perturbed=None, perturbed_id=ex.id, changed=False, context_changed=False,
-                clean_answer=_answered(outcome.clean, outcome.clean_scores, ex.id), perturbed_answer=None,
+                clean_answer=_answered(outcome, "clean", ex.id), perturbed_answer=None,
             )
             for ex in data.clean
         ]
@@ -115,16 +181,22 @@ def example_lines(outcome: ModelOutcome, data: EvalData) -> list[ExampleLine]:
                 perturbed_id=ex.id,
                 changed=data.changed[ex.id],
                 context_changed=data.context_changed[ex.id],
-                clean_answer=_answered(outcome.clean, outcome.clean_scores, source.id),
-                perturbed_answer=_answered(outcome.perturbed, outcome.perturbed_scores, ex.id),
+                clean_answer=_answered(outcome, "clean", source.id),
+                perturbed_answer=_answered(outcome, "perturbed", ex.id),
             )
         )
     return lines
 
 
+def _scores(scores: QuestionScores) -> dict[str, dict[str, float]]:
+    return {qid: {"exact": int(scores.exact[qid]), "f1": float(scores.f1[qid])} for qid in scores.exact}
+
+
 def prediction_files(outcome: ModelOutcome) -> list[PredictionFiles]:
-    """The official prediction and null-odds files of one model, clean first."""
-    files = [PredictionFiles(outcome.slug, "clean", outcome.clean.texts, outcome.clean.null_odds)]
-    if outcome.perturbed is not None:
-        files.append(PredictionFiles(outcome.slug, "perturbed", outcome.perturbed.texts, outcome.perturbed.null_odds))
+    """The official prediction and null-odds files of one model, and its per-question scores, clean first."""
+    files = [PredictionFiles(outcome.slug, "clean", outcome.answers("clean"), outcome.clean.null_odds, _scores(outcome.clean_scores))]
+    if outcome.perturbed is not None and outcome.perturbed_scores is not None:
+        files.append(
+            PredictionFiles(outcome.slug, "perturbed", outcome.answers("perturbed"), outcome.perturbed.null_odds, _scores(outcome.perturbed_scores))
+        )
     return files

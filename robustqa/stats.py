@@ -7,6 +7,10 @@ changed (unchanged pairs keep their clean prediction, so they only dilute the dr
 percentile bootstrap that resamples *clean questions* (all variants of one question together), drawn from
 `numpy.random.default_rng(seed)`, a fresh generator for each interval, so every interval depends only on its
 own pairs, the seed and the number of resamples: the same inputs give the same interval, in any order.
+
+Where nothing pairs (a clean-only set beside a clean SQuAD run of the same model), the same resampling gives
+a set's own interval and a two-sample (unpaired) interval of a difference. With several copies of a question
+(AddSent), `worst_copy` applies the authors' protocol.
 """
 
 from __future__ import annotations
@@ -80,17 +84,10 @@ def _cluster_sums(pairs: Sequence[Pair]) -> tuple[np.ndarray, np.ndarray, np.nda
     )
 
 
-def bootstrap_intervals(
-    sums: Sequence[np.ndarray], counts: np.ndarray, *, resamples: int, seed: int, confidence: float = CONFIDENCE
-) -> list[list[float]]:
-    """Percentile intervals (in points) of sum(sums)/sum(counts) under resampling of clusters.
-
-    The same cluster draws serve every statistic in `sums`, so EM and F1 intervals come from one resampling.
-    """
+def _resampled_ratios(rng: np.random.Generator, sums: Sequence[np.ndarray], counts: np.ndarray, resamples: int) -> list[np.ndarray]:
+    """The one resampling loop: `resamples` estimates of sum(values)/sum(counts) per array of `sums`, each
+    drawing as many clusters (with replacement) as there are, the same draws for every array."""
     n = len(counts)
-    if n == 0:
-        return [[float("nan"), float("nan")] for _ in sums]
-    rng = np.random.default_rng(seed)
     estimates = [np.empty(resamples) for _ in sums]
     for start in range(0, resamples, _BLOCK):
         size = min(_BLOCK, resamples - start)
@@ -98,8 +95,54 @@ def bootstrap_intervals(
         denominators = counts[draws].sum(axis=1)
         for values, out in zip(sums, estimates):
             out[start : start + size] = values[draws].sum(axis=1) / denominators
+    return estimates
+
+
+def _percentile_intervals(estimates: Sequence[np.ndarray], confidence: float) -> list[list[float]]:
     tail = 100.0 * (1.0 - confidence) / 2.0
     return [[float(100.0 * v) for v in np.percentile(e, [tail, 100.0 - tail])] for e in estimates]
+
+
+def bootstrap_intervals(
+    sums: Sequence[np.ndarray], counts: np.ndarray, *, resamples: int, seed: int, confidence: float = CONFIDENCE
+) -> list[list[float]]:
+    """Percentile intervals (in points) of sum(sums)/sum(counts) under resampling of clusters.
+
+    The same cluster draws serve every statistic in `sums`, so EM and F1 intervals come from one resampling.
+    """
+    if len(counts) == 0:
+        return [[float("nan"), float("nan")] for _ in sums]
+    rng = np.random.default_rng(seed)
+    return _percentile_intervals(_resampled_ratios(rng, sums, counts, resamples), confidence)
+
+
+def score_intervals(scores: Sequence[Sequence[float]], *, resamples: int, seed: int, confidence: float = CONFIDENCE) -> list[list[float]]:
+    """Intervals (in points) of the mean of each list of per-question scores (0..1), resampling questions: a
+    set's own uncertainty, where there is nothing to pair it with. All lists are over the same questions."""
+    values = [np.asarray(s, dtype=np.float64) for s in scores]
+    return bootstrap_intervals(values, np.ones(len(values[0]) if values else 0), resamples=resamples, seed=seed, confidence=confidence)
+
+
+def unpaired_difference_intervals(
+    shifted: Sequence[Sequence[float]],
+    reference: Sequence[Sequence[float]],
+    *,
+    resamples: int,
+    seed: int,
+    confidence: float = CONFIDENCE,
+) -> list[list[float]]:
+    """Intervals (in points) of mean(shifted[i]) - mean(reference[i]) for two sets of *different* questions
+    (a two-sample bootstrap): each set is resampled on its own, from one generator (the shifted set's
+    draws first), and the differences of the resampled means give the interval. Nothing pairs the two
+    sets, so this interval is wider than a paired one on the same number of questions."""
+    a = [np.asarray(s, dtype=np.float64) for s in shifted]
+    b = [np.asarray(s, dtype=np.float64) for s in reference]
+    if not a or len(a[0]) == 0 or len(b[0]) == 0:
+        return [[float("nan"), float("nan")] for _ in a]
+    rng = np.random.default_rng(seed)
+    estimates_a = _resampled_ratios(rng, a, np.ones(len(a[0])), resamples)
+    estimates_b = _resampled_ratios(rng, b, np.ones(len(b[0])), resamples)
+    return _percentile_intervals([x - y for x, y in zip(estimates_a, estimates_b)], confidence)
 
 
 def _mean_drop(pairs: Sequence[Pair], attribute: str) -> float | None:
@@ -158,6 +201,72 @@ def worst_case_pairs(pairs: Sequence[Pair]) -> list[Pair]:
 
 def has_several_variants(pairs: Sequence[Pair]) -> bool:
     return len({p.source_id for p in pairs}) < len(pairs)
+
+
+def worst_copy_pairs(
+    pairs: Sequence[Pair],
+    clean_ids: Sequence[str],
+    has_answer: Mapping[str, bool],
+    clean_exact: Mapping[str, float],
+    clean_f1: Mapping[str, float],
+) -> list[Pair]:
+    """The authors' protocol of AddSent (Jia & Liang 2017): one pair per clean question, in clean order.
+
+    A question with perturbed copies is scored by its worst copy: the lowest F1, and the EM *of that same
+    copy*; among copies with the same lowest F1 the first in `pairs` (the perturbed file's order) counts,
+    as in the authors' `evaluate-adversarial.py`, which replaces its choice only on a strictly lower F1. A
+    question without a copy is scored by its own clean result (a pair with no difference).
+    """
+    copies: dict[str, list[Pair]] = {}
+    for pair in pairs:
+        copies.setdefault(pair.source_id, []).append(pair)
+    chosen = []
+    for cid in clean_ids:
+        group = copies.get(cid)
+        if group:
+            worst = group[0]
+            for pair in group[1:]:
+                if pair.perturbed_f1 < worst.perturbed_f1:
+                    worst = pair
+            chosen.append(worst)
+        else:
+            exact, f1 = float(clean_exact[cid]), float(clean_f1[cid])
+            chosen.append(Pair(cid, cid, False, has_answer[cid], exact, f1, exact, f1))
+    return chosen
+
+
+def needs_worst_copy(pairs: Sequence[Pair], clean_ids: Iterable[str]) -> bool:
+    """The protocol differs from the plain pairing when a clean question has several copies or none."""
+    sources = [p.source_id for p in pairs]
+    return len(set(sources)) < len(sources) or set(sources) != set(clean_ids)
+
+
+def worst_copy(
+    pairs: Sequence[Pair],
+    clean_ids: Sequence[str],
+    has_answer: Mapping[str, bool],
+    clean_exact: Mapping[str, float],
+    clean_f1: Mapping[str, float],
+    *,
+    resamples: int,
+    seed: int,
+) -> dict[str, Any] | None:
+    """report.json's `worst_copy` (docs/FORMATS.md): the protocol's EM/F1 over every clean question and its
+    drop from the clean EM/F1 with a paired bootstrap interval; None when it equals the plain pairing."""
+    clean_ids = list(clean_ids)
+    if not clean_ids or not needs_worst_copy(pairs, clean_ids):
+        return None
+    chosen = worst_copy_pairs(pairs, clean_ids, has_answer, clean_exact, clean_f1)
+    drop = drop_with_interval(chosen, resamples=resamples, seed=seed)
+    sources = {p.source_id for p in pairs}
+    n = len(chosen)
+    return {
+        "questions": n,
+        "with_copies": sum(1 for cid in clean_ids if cid in sources),
+        "exact": 100.0 * sum(p.perturbed_exact for p in chosen) / n,
+        "f1": 100.0 * sum(p.perturbed_f1 for p in chosen) / n,
+        "drop": {key: drop[key] for key in ("exact", "f1", "exact_ci", "f1_ci")},
+    }
 
 
 _KEYS = ("exact", "f1", "exact_ci", "f1_ci")

@@ -1,14 +1,25 @@
 """The one table pipeline: report.json entries -> rows -> text, markdown, HTML or a rich table.
 
 Every table robustqa shows of finished runs (report.md, `robustqa report` in each format, the eval command's
-terminal table, the notebook's headline) starts from `model_rows`: one `ModelRow` per (run, model), which
-gives either the numbers (`numbers`, for scripts, JSON and the notebook) or the display cells of the report
-table (`cells`). The renderers below take plain rows (dicts) and know nothing of runs.
+terminal table, the notebook's headline) starts from `model_rows`: one `ModelRow` per (run, model,
+comparison), which gives either the numbers (`numbers`, for scripts, JSON and the notebook) or the display
+cells of the report table (`cells`). The renderers below take plain rows (dicts) and know nothing of runs.
+
+Runs of different shifts go side by side, each row saying what it compares (`Comparison`):
+- `paired`: each perturbed question against the clean question it was made from (qads, AddSent copies);
+- `worst-copy`: the authors' protocol of AddSent, each clean question by its worst copy (report.json's
+  `worst_copy`), a second row of the same run;
+- `unpaired`: a clean-only set (new questions: SQuAD-Shifts, AdversarialQA) against the clean SQuAD score of
+  the same model (same fingerprint, same rules) from another run given alongside, with a two-sample
+  bootstrap interval of the difference (from the two runs' per-question score files);
+- `alone`: a clean-only set with no such run: its score and its own interval;
+- `clean`: a run on clean SQuAD alone (the reference itself).
 """
 
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,7 +31,9 @@ if TYPE_CHECKING:
 
     from robustqa.runs.load import Run
 
-# The columns of the report table (report.md, `robustqa report`, the eval command's table).
+PAIRED, WORST_COPY, UNPAIRED, ALONE, CLEAN = "paired", "worst-copy", "unpaired", "alone", "clean"
+
+# The columns of the eval command's terminal table (and the first columns of every report table).
 COLUMNS = (
     "Model",
     "Clean EM",
@@ -34,6 +47,23 @@ COLUMNS = (
     "Flips R→W / W→R",
     "Changed",
     "Reused",
+)
+# What each row compares and on which shift; then what running the model cost in that run.
+SHIFT_COLUMNS = ("Shift", "Comparison")
+COST_COLUMNS = ("Params", "Windows/s", "ms/question", "Device")
+# report.md and `robustqa report`: everything.
+REPORT_COLUMNS = COLUMNS + SHIFT_COLUMNS + COST_COLUMNS
+
+# What the report table's columns mean (report.md, the HTML page).
+TABLE_NOTE = (
+    "Δ = perturbed − clean over the paired questions (negative: the model fell), with a paired bootstrap 95% "
+    "interval; *changed*: only the questions the recipe changed; *answerable*: only those with a gold answer (a model "
+    "that abstains more often gains on the others). *Shift*: what shifted the data and which official rules scored it. "
+    "*Comparison* says what each row compares: a *worst copy* row scores "
+    "each clean question by its worst perturbed copy (the AddSent authors' protocol); an *unpaired* row sets a set of "
+    "new questions beside the same model's clean SQuAD score (two-sample bootstrap interval); an *alone* row gives a "
+    "set's score with its own interval. Cost: parameters, and the speed of the forward passes that ran in that run "
+    "(windows/s) and of whole predictions (ms/question) on the device named; *from cache* when none ran."
 )
 
 # The keys of `ModelRow.numbers`, in order (the notebook's headline and `robustqa report --format json`).
@@ -54,17 +84,44 @@ HEADLINE_KEYS = (
     "changed_drop_f1_ci",
     "right_to_wrong",
     "wrong_to_right",
+    "shift",
+    "comparison",
+    "rules",
+    "reference",
+    "perturbed_em_ci",
+    "perturbed_f1_ci",
+    "parameters",
+    "windows_per_second",
+    "ms_per_question",
+    "device",
+    "precision",
 )
 
 
 @dataclass(frozen=True)
+class Reference:
+    """The clean SQuAD score a clean-only set is compared with, and the unpaired difference (in points)."""
+
+    label: str  # the reference run's label and model
+    exact: float
+    f1: float
+    drop_exact: float
+    drop_f1: float
+    exact_ci: tuple[float, float] | None  # two-sample bootstrap; None when a run lacks its scores files
+    f1_ci: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
 class ModelRow:
-    """One model of one run, as every table and the headline chart see it."""
+    """One comparison of one model of one run, as every table and chart sees it."""
 
     run_label: str  # the run's folder name when several runs are shown together, else ""
     run_dir: str
-    recipe: str  # from the run's signature; "-" when it names none
+    recipe: str  # the shift from the run's data (`qads@1.1`, `addsent@1`); "-" when it names none
     entry: Mapping[str, Any]  # the model's element of report.json's `models`
+    comparison: str = PAIRED
+    rules: str = "2.0"
+    reference: Reference | None = None  # UNPAIRED only
 
     @property
     def label(self) -> str:
@@ -74,48 +131,151 @@ class ModelRow:
     def _part(self, key: str) -> Mapping[str, Any]:
         return self.entry.get(key) or {}
 
-    def numbers(self) -> dict[str, Any]:
-        """Scores, drops with their intervals (pairs) and flips, as numbers (None where the run has none)."""
+    def _scores(self) -> dict[str, Any]:
+        """Reference score, shifted score and their difference (EM and F1) as this row's comparison reads them."""
         clean, perturbed, drop = self._part("clean"), self._part("perturbed"), self._part("drop")
-        changed, flips = drop.get("changed") or {}, self._part("flips")
+        own = self._part("clean_ci")
+        none = {"clean_em": None, "clean_f1": None, "perturbed_em": None, "perturbed_f1": None, "drop_em": None, "drop_f1": None,
+                "drop_em_ci": None, "drop_f1_ci": None, "perturbed_em_ci": None, "perturbed_f1_ci": None, "questions": clean.get("total")}
+        if self.comparison == PAIRED:
+            return {**none, "clean_em": clean.get("exact"), "clean_f1": clean.get("f1"), "perturbed_em": perturbed.get("exact"),
+                    "perturbed_f1": perturbed.get("f1"), "drop_em": drop.get("exact"), "drop_f1": drop.get("f1"),
+                    "drop_em_ci": _pair(drop.get("exact_ci")), "drop_f1_ci": _pair(drop.get("f1_ci"))}
+        if self.comparison == WORST_COPY:
+            worst = self._part("worst_copy")
+            wdrop = worst.get("drop") or {}
+            return {**none, "questions": worst.get("questions"), "clean_em": clean.get("exact"), "clean_f1": clean.get("f1"),
+                    "perturbed_em": worst.get("exact"), "perturbed_f1": worst.get("f1"), "drop_em": wdrop.get("exact"),
+                    "drop_f1": wdrop.get("f1"), "drop_em_ci": _pair(wdrop.get("exact_ci")), "drop_f1_ci": _pair(wdrop.get("f1_ci"))}
+        if self.comparison == UNPAIRED and self.reference is not None:
+            ref = self.reference
+            return {**none, "clean_em": ref.exact, "clean_f1": ref.f1, "perturbed_em": clean.get("exact"), "perturbed_f1": clean.get("f1"),
+                    "drop_em": ref.drop_exact, "drop_f1": ref.drop_f1, "drop_em_ci": ref.exact_ci, "drop_f1_ci": ref.f1_ci}
+        if self.comparison == ALONE:
+            return {**none, "perturbed_em": clean.get("exact"), "perturbed_f1": clean.get("f1"),
+                    "perturbed_em_ci": _pair(own.get("exact")), "perturbed_f1_ci": _pair(own.get("f1"))}
+        return {**none, "clean_em": clean.get("exact"), "clean_f1": clean.get("f1")}
+
+    def numbers(self) -> dict[str, Any]:
+        """Scores, differences with their intervals and flips, as numbers (None where the row has none)."""
+        scores = self._scores()
+        paired = self.comparison == PAIRED
+        changed = (self._part("drop").get("changed") or {}) if paired else {}
+        flips = self._part("flips") if paired else {}
+        cost = self._part("cost")
+        if self.comparison == WORST_COPY:
+            changed_count = self._part("worst_copy").get("with_copies")
+        else:
+            changed_count = changed.get("questions", self._part("coverage").get("changed")) if paired else None
         return {
             "model": self.entry.get("model"),
-            "questions": clean.get("total"),
-            "clean_em": clean.get("exact"),
-            "perturbed_em": perturbed.get("exact"),
-            "drop_em": drop.get("exact"),
-            "drop_em_ci": _pair(drop.get("exact_ci")),
-            "clean_f1": clean.get("f1"),
-            "perturbed_f1": perturbed.get("f1"),
-            "drop_f1": drop.get("f1"),
-            "drop_f1_ci": _pair(drop.get("f1_ci")),
-            "changed": changed.get("questions", self._part("coverage").get("changed")),
+            "questions": scores["questions"],
+            "clean_em": scores["clean_em"],
+            "perturbed_em": scores["perturbed_em"],
+            "drop_em": scores["drop_em"],
+            "drop_em_ci": scores["drop_em_ci"],
+            "clean_f1": scores["clean_f1"],
+            "perturbed_f1": scores["perturbed_f1"],
+            "drop_f1": scores["drop_f1"],
+            "drop_f1_ci": scores["drop_f1_ci"],
+            "changed": changed_count,
             "changed_drop_em": changed.get("exact"),
             "changed_drop_f1": changed.get("f1"),
             "changed_drop_f1_ci": _pair(changed.get("f1_ci")),
             "right_to_wrong": flips.get("right_to_wrong"),
             "wrong_to_right": flips.get("wrong_to_right"),
+            "shift": self.recipe,
+            "comparison": self.comparison,
+            "rules": self.rules,
+            "reference": self.reference.label if self.reference is not None else None,
+            "perturbed_em_ci": scores["perturbed_em_ci"],
+            "perturbed_f1_ci": scores["perturbed_f1_ci"],
+            "parameters": cost.get("parameters"),
+            "windows_per_second": cost.get("windows_per_second"),
+            "ms_per_question": cost.get("ms_per_question"),
+            "device": cost.get("device_name"),
+            "precision": cost.get("precision"),
         }
 
+    def describe(self) -> str:
+        """What the row compares, for the Comparison column."""
+        if self.comparison == PAIRED:
+            return "paired: each perturbed question vs its clean question"
+        if self.comparison == WORST_COPY:
+            return "paired: each clean question's worst copy (authors' protocol)"
+        if self.comparison == UNPAIRED and self.reference is not None:
+            return f"unpaired: new questions vs clean SQuAD of {self.reference.label}"
+        if self.comparison == ALONE:
+            return f"alone: new questions, own 95% CI (no clean SQuAD run of this model under v{self.rules} rules given)"
+        return "clean SQuAD only (a reference)"
+
     def cells(self) -> dict[str, str]:
-        """The row of the report table (COLUMNS), as display strings."""
-        clean, perturbed, drop = self._part("clean"), self._part("perturbed"), self._part("drop")
-        changed, flips, coverage = drop.get("changed") or {}, self.entry.get("flips"), self._part("coverage")
+        """The row of the report table (REPORT_COLUMNS), as display strings."""
+        n = self.numbers()
+        paired = self.comparison == PAIRED
+        coverage = self._part("coverage")
         share = coverage.get("changed_share")
+        changed = (self._part("drop").get("changed") or {}) if paired else {}
+        flips = self.entry.get("flips") if paired else None
+        if paired:
+            changed_cell = f"{coverage.get('changed', 0)}/{coverage.get('matched', 0)} ({100 * share:.1f}%)" if share is not None else "–"
+        elif self.comparison == WORST_COPY and n["questions"]:
+            changed_cell = f"{n['changed']}/{n['questions']} with copies"
+        else:
+            changed_cell = "–"
         return {
             "Model": self.label,
-            "Clean EM": _number(clean.get("exact")),
-            "Clean F1": _number(clean.get("f1")),
-            "Pert. EM": _number(perturbed.get("exact")),
-            "Pert. F1": _number(perturbed.get("f1")),
-            "ΔEM [95% CI]": _with_interval(drop.get("exact"), drop.get("exact_ci")),
-            "ΔF1 [95% CI]": _with_interval(drop.get("f1"), drop.get("f1_ci")),
+            "Clean EM": _number(n["clean_em"]),
+            "Clean F1": _number(n["clean_f1"]),
+            "Pert. EM": _number_with_interval(n["perturbed_em"], n["perturbed_em_ci"]),
+            "Pert. F1": _number_with_interval(n["perturbed_f1"], n["perturbed_f1_ci"]),
+            "ΔEM [95% CI]": _with_interval(n["drop_em"], n["drop_em_ci"]),
+            "ΔF1 [95% CI]": _with_interval(n["drop_f1"], n["drop_f1_ci"]),
             "ΔF1 changed [95% CI]": _with_interval(changed.get("f1"), changed.get("f1_ci")),
             "ΔF1 changed answerable [95% CI]": _with_interval(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci")),
             "Flips R→W / W→R": f"{flips['right_to_wrong']} / {flips['wrong_to_right']}" if flips else "–",
-            "Changed": f"{coverage.get('changed', 0)}/{coverage.get('matched', 0)} ({100 * share:.1f}%)" if share is not None else "–",
-            "Reused": str(coverage.get("reused_predictions", 0)) if self.entry.get("perturbed") else "–",
+            "Changed": changed_cell,
+            "Reused": str(coverage.get("reused_predictions", 0)) if paired and self.entry.get("perturbed") else "–",
+            "Shift": f"{self.recipe} ({rules_name(self.rules)})",
+            "Comparison": self.describe(),
+            **cost_cells(self.entry.get("cost")),
         }
+
+
+def cost_cells(cost: Mapping[str, Any] | None) -> dict[str, str]:
+    """The cost columns of a model entry's `cost` (docs/FORMATS.md); "–" for runs that measured none."""
+    if not cost:
+        return dict.fromkeys(COST_COLUMNS, "–")
+    timed = bool(cost.get("questions"))
+    return {
+        "Params": parameters_text(cost.get("parameters")),
+        "Windows/s": f"{cost['windows_per_second']:.1f}" if timed and cost.get("windows_per_second") else "from cache",
+        "ms/question": f"{cost['ms_per_question']:.1f}" if timed and cost.get("ms_per_question") is not None else "from cache",
+        "Device": f"{cost.get('device_name')} ({cost.get('device')}, {cost.get('precision')})",
+    }
+
+
+def parameters_text(count: Any) -> str:
+    if not isinstance(count, int):
+        return "–"
+    return f"{count / 1e9:.2f}B" if count >= 1e9 else f"{count / 1e6:.1f}M"
+
+
+def cost_summary(cost: Mapping[str, Any] | None) -> str:
+    """One line on a model's cost in a run (the eval command prints it), saying what was timed."""
+    if not cost:
+        return "no cost measured (the runner reports none)"
+    where = f"on {cost.get('device')} ({cost.get('device_name')}), {cost.get('precision')}, batch {cost.get('batch_size')}"
+    if cost.get("processes", 1) > 1:
+        where += f", {cost['processes']} processes"
+    head = f"{parameters_text(cost.get('parameters'))} parameters"
+    if not cost.get("questions"):
+        return f"{head}; every prediction came from the cache, so nothing was timed"
+    return (
+        f"{head}; {cost['questions']} questions ({cost['windows']} windows) predicted in {cost['predict_seconds']:.2f} s {where}: "
+        f"{cost['windows_per_second']:.1f} windows/s in forward passes ({cost['forward_seconds']:.2f} s), "
+        f"{cost['ms_per_question']:.1f} ms/question tokenizing, running and decoding"
+    )
 
 
 def run_labels(runs: Sequence[Run]) -> list[str]:
@@ -129,25 +289,118 @@ def run_labels(runs: Sequence[Run]) -> list[str]:
 
 
 def recipe_of(run: Run) -> str:
-    """The recipe named in the run's signature (`qads@1.1`), or `-` when it names none."""
+    """The shift of a run: report.json's `shift`, else the recipe its signature names (`qads@1.1`); `-` for none."""
+    shift = run.report.get("shift")
+    if isinstance(shift, str) and shift:
+        return shift
     try:
-        return Signature.parse(run.signature).get("recipe") or "-"
+        recipe = Signature.parse(run.signature).get("recipe")
     except ValueError:
         return "-"
+    return recipe if recipe and recipe != "none" else "-"
+
+
+def rules_of(run: Run) -> str:
+    """The SQuAD rules that scored a run ("2.0" for runs made before robustqa recorded them)."""
+    return str(run.report.get("rules") or "2.0")
+
+
+def run_kind(run: Run) -> str:
+    """`paired` (a perturbed file), `clean-only` (an imported set of new questions) or `clean` (clean SQuAD)."""
+    if run.report.get("perturbed_file"):
+        return "paired"
+    return "clean-only" if recipe_of(run) != "-" else "clean"
 
 
 def model_rows(runs: Sequence[Run]) -> list[ModelRow]:
-    """One row per (run, model), runs in the order given."""
-    return [
-        ModelRow(label, str(run.path), recipe_of(run), entry)
-        for label, run in zip(run_labels(runs), runs)
-        for entry in run.report.get("models", [])
-    ]
+    """The rows of every model of every run, runs in the order given: a paired run's row (and its worst-copy
+    row where report.json has one); a clean-only set's row against a reference run, or alone; a clean row."""
+    rows: list[ModelRow] = []
+    labels = run_labels(runs)
+    for label, run in zip(labels, runs):
+        kind, recipe, rules = run_kind(run), recipe_of(run), rules_of(run)
+        for entry in run.report.get("models", []):
+            if kind == "paired":
+                rows.append(ModelRow(label, str(run.path), recipe, entry, PAIRED, rules))
+                if entry.get("worst_copy"):
+                    rows.append(ModelRow(label, str(run.path), recipe, entry, WORST_COPY, rules))
+            elif kind == "clean-only":
+                reference = _reference(run, entry, runs, labels)
+                rows.append(ModelRow(label, str(run.path), recipe, entry, UNPAIRED if reference else ALONE, rules, reference))
+            else:
+                rows.append(ModelRow(label, str(run.path), recipe, entry, CLEAN, rules))
+    return rows
+
+
+def _reference(run: Run, entry: Mapping[str, Any], runs: Sequence[Run], labels: Sequence[str]) -> Reference | None:
+    """The first other run given whose clean set is clean SQuAD, of the same model (fingerprint) under the
+    same rules, with the unpaired difference of `entry`'s clean-only set from it."""
+    for label, other in zip(labels, runs):
+        if other is run or run_kind(other) == "clean-only" or rules_of(other) != rules_of(run):
+            continue
+        for candidate in other.report.get("models", []):
+            if (candidate.get("model_id"), candidate.get("fingerprint")) == (entry.get("model_id"), entry.get("fingerprint")):
+                return _unpaired(run, entry, other, candidate, f"{label}: {candidate.get('model')}" if label else str(candidate.get("model")))
+    return None
+
+
+def _unpaired(run: Run, entry: Mapping[str, Any], other: Run, candidate: Mapping[str, Any], label: str) -> Reference:
+    from robustqa.stats import unpaired_difference_intervals
+
+    shifted, reference = entry["clean"], candidate["clean"]
+    drop_exact, drop_f1 = shifted["exact"] - reference["exact"], shifted["f1"] - reference["f1"]
+    exact_ci = f1_ci = None
+    a, b = _question_scores(run, entry), _question_scores(other, candidate)
+    if a is not None and b is not None:
+        settings = run.report.get("settings") or {}
+        exact_ci, f1_ci = unpaired_difference_intervals(
+            [a[0], a[1]], [b[0], b[1]], resamples=int(settings.get("bootstrap", 1000)), seed=int(settings.get("seed", 13))
+        )
+    return Reference(label, reference["exact"], reference["f1"], drop_exact, drop_f1, _pair(exact_ci), _pair(f1_ci))
+
+
+def _question_scores(run: Run, entry: Mapping[str, Any]) -> tuple[list[float], list[float]] | None:
+    """Per-question clean EM and F1 (0..1) from the run's scores file; None for runs made before it existed."""
+    from robustqa.errors import InputError
+
+    name = (entry.get("files") or {}).get("clean_scores")
+    if not name or not (run.path / name).is_file():
+        return None
+    path = run.path / name
+    try:
+        scores = json.loads(path.read_text(encoding="utf-8"))
+        return [float(s["exact"]) for s in scores.values()], [float(s["f1"]) for s in scores.values()]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise InputError(f"cannot read the per-question scores ({type(error).__name__}: {error})", path=str(path),
+                         hint="evaluate the run again to rewrite it") from None
 
 
 def signatures(runs: Sequence[Run]) -> list[tuple[str, str]]:
     """(label, signature) of each run, labels as in `run_labels`."""
     return [(label, run.signature) for label, run in zip(run_labels(runs), runs)]
+
+
+def rules_name(rules: str) -> str:
+    return "SQuAD v1.1" if rules == "1.1" else "SQuAD 2.0"
+
+
+def rules_text(runs: Sequence[Run]) -> str:
+    """Which official rules scored the runs shown: one rule set, or each run's own."""
+    rules = {rules_of(run) for run in runs}
+    if len(rules) == 1:
+        return f"official {rules_name(rules.pop())} EM/F1"
+    return "official SQuAD EM/F1, each run under its own rules (in the Shift column)"
+
+
+def plain(rows: Sequence[ModelRow]) -> bool:
+    """Rows that need no word on what they compare: one shift, each row paired (or a clean run alone)."""
+    return len({row.recipe for row in rows}) <= 1 and all(row.comparison in (PAIRED, CLEAN) for row in rows)
+
+
+def terminal_columns(rows: Sequence[ModelRow]) -> tuple[str, ...]:
+    """The eval command's table: the headline columns, and what each row compares when the rows are not
+    plain (cost goes to its own line there)."""
+    return COLUMNS if plain(rows) else COLUMNS + SHIFT_COLUMNS
 
 
 def _pair(value: Any) -> tuple[float, float] | None:
@@ -158,6 +411,12 @@ def _pair(value: Any) -> tuple[float, float] | None:
 
 def _number(value: Any, digits: int = 2) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _number_with_interval(value: Any, interval: Any) -> str:
+    if value is None or not interval:
+        return _number(value)
+    return f"{value:.2f} [{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
 def _signed(value: Any) -> str:
@@ -245,5 +504,5 @@ def rich_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], title:
 
 
 def report_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
-    """The report table's rows (COLUMNS) of every model of every run."""
+    """The report table's rows (REPORT_COLUMNS) of every comparison of every model of every run."""
     return [row.cells() for row in model_rows(runs)]

@@ -78,3 +78,30 @@ def real_run(tmp_path_factory: pytest.TempPathFactory, squad_heldout_path: Path,
         if done.returncode != 0:
             raise RuntimeError(f"robustqa {' '.join(args)} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}")
     return run_dir
+
+
+@pytest.fixture(scope="session")
+def addsent_sample_path(shared_dir: Path) -> Path:
+    return shared_dir / "adversarial" / "addsent-sample.json"
+
+
+@pytest.fixture(scope="session")
+def addsent_run(tmp_path_factory: pytest.TempPathFactory, addsent_sample_path: Path, shared_model_path: Path) -> Path:
+    """A real `robustqa eval` of the shared MiniLM model on the imported AddSent sample (SQuAD v1.1 rules, several
+    copies per question), made once per test session, as a user would: `robustqa import`, then `robustqa eval`,
+    each as a subprocess of the console script. Returns the run folder (in a folder named `addsent`)."""
+    import subprocess
+
+    root = tmp_path_factory.mktemp("addsent_run")
+    imported, run_dir = root / "imported", root / "addsent"
+    commands = [
+        ["import", "addsent", str(addsent_sample_path), "--output-dir", str(imported)],
+        ["eval", str(shared_model_path), "--clean", str(imported / "clean.json"), "--perturbed", str(imported / "perturbed.json"),
+         "--output-dir", str(run_dir), "--quiet"],
+    ]
+    for args in commands:
+        done = subprocess.run(_robustqa_command() + args, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"robustqa {' '.join(args)} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}")
+    (root / "eval.stderr").write_text(done.stderr, encoding="utf-8")  # beside the run folder, which stays as eval wrote it
+    return run_dir

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from robustqa.evaluation import EvalResult
     from robustqa.runs.load import Run
 
-TABLE_TITLE = "robustqa: clean vs perturbed (official SQuAD 2.0 EM/F1, points)"
+def table_title(runs: Sequence[Run]) -> str:
+    from robustqa.tables import rules_text
+
+    return f"robustqa: clean vs perturbed ({rules_text(runs)}, points)"
 
 
 def console(stream: object = None) -> Console:
@@ -32,12 +35,13 @@ def console(stream: object = None) -> Console:
     return Console(file=file, width=None if is_tty else 400, soft_wrap=False)
 
 
-def print_comparison(runs: Sequence[Run]) -> None:
-    """The report table of every model of every run in the terminal, then each run's signature."""
-    from robustqa.tables import COLUMNS, report_cells, rich_table, signatures
+def print_comparison(runs: Sequence[Run], columns: Sequence[str] | None = None) -> None:
+    """The report table of every model of every run in the terminal (`columns`: all of the report's by
+    default), then each run's signature."""
+    from robustqa.tables import REPORT_COLUMNS, report_cells, rich_table, signatures
 
     out = console()
-    out.print(rich_table(report_cells(runs), COLUMNS, TABLE_TITLE))
+    out.print(rich_table(report_cells(runs), columns or REPORT_COLUMNS, table_title(runs)))
     for label, signature in signatures(runs):
         out.print(f"signature{f' ({label})' if label else ''}: {signature}", markup=False, highlight=False, soft_wrap=True)
 
@@ -61,10 +65,14 @@ def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
 
 
 def print_eval_result(result: EvalResult) -> None:
-    """The table and signature (stdout), then what each model predicted, reused or took from its cache (stderr)."""
+    """The table and signature (stdout), then what each model predicted, reused or took from its cache, and
+    what that cost (stderr)."""
     from robustqa.runs.load import Run
+    from robustqa.tables import cost_summary, model_rows, terminal_columns
 
-    print_comparison([Run(result.output_dir, result.report)])
+    run = Run(result.output_dir, result.report)
+    print_comparison([run], terminal_columns(model_rows([run])))
+    costs = {entry["slug"]: entry.get("cost") for entry in result.report["models"]}
     for outcome in result.outcomes:
         parts = [f"clean: {outcome.clean.predicted} predicted, {outcome.clean.from_cache} from cache"]
         if outcome.perturbed is not None:
@@ -73,4 +81,5 @@ def print_eval_result(result: EvalResult) -> None:
                 f"{outcome.perturbed.reused} reused from clean (unchanged)"
             )
         click.echo(f"{outcome.slug}: " + "; ".join(parts), err=True)
+        click.echo(f"{outcome.slug}: cost: {cost_summary(costs.get(outcome.slug))}", err=True)
     click.echo(f"wrote {result.output_dir}/report.json", err=True)

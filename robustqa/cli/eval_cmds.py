@@ -16,8 +16,8 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 @click.command("eval")
 @click.argument("models", nargs=-1, required=True)
-@click.option("--clean", "clean_file", required=True, type=click.Path(path_type=Path, dir_okay=False), help="Official SQuAD 2.0 JSON file (e.g. dev-v2.0.json).")
-@click.option("--perturbed", "perturbed_file", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Perturbed file from `robustqa build-dataset`; omit to evaluate the clean set only.")
+@click.option("--clean", "clean_file", required=True, type=click.Path(path_type=Path, dir_okay=False), help="Official SQuAD 2.0 or v1.1 JSON file (e.g. dev-v2.0.json), or an imported set's clean.json.")
+@click.option("--perturbed", "perturbed_file", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Perturbed file from `robustqa build-dataset` or `robustqa import`; omit to evaluate the clean set only.")
 @click.option("--output-dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache.")
 @click.option("--batch-size", default=32, show_default=True, type=click.IntRange(min=1), help="Windows per forward pass.")
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda (or cuda:N) or mps.")
@@ -30,6 +30,9 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 @click.option("--int8", is_flag=True, help="Dynamic int8 quantization of the linear layers (CPU only; opt-in).")
 @click.option("--trust-remote-code", is_flag=True, help="Allow a hub model to run its own code (only for models you trust).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Evaluate only the first N clean questions (and their variants).")
+@click.option("--rules", type=click.Choice(["auto", "v1.1", "v2.0"]), default="auto", show_default=True,
+              help="SQuAD rules. auto: v1.1 (the model always answers) for files without unanswerable questions, else v2.0; "
+                   "a v1.1 file beside a v2.0 one is refused.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def eval_command(
     models: tuple[str, ...],
@@ -47,9 +50,10 @@ def eval_command(
     int8: bool,
     trust_remote_code: bool,
     limit: int | None,
+    rules: str,
     quiet: bool,
 ) -> None:
-    """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD 2.0: EM/F1 and the drop."""
+    """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD (2.0 or v1.1): EM/F1 and the drop."""
     from robustqa import distributed
     from robustqa.evaluation import EvalConfig, run_evaluation
     from robustqa.inference import InferenceSettings
@@ -73,6 +77,7 @@ def eval_command(
         limit=limit,
         trust_remote_code=trust_remote_code,
         progress=not quiet,
+        rules=rules.removeprefix("v"),
     )
     try:
         result = run_evaluation(models, config)

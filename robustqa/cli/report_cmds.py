@@ -17,31 +17,42 @@ from robustqa.report import FORMATS
 @click.option("--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the document here and the chart beside it (<output stem>.png); "
                    "without it, the document goes to stdout.")
-def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None) -> None:
+@click.option("--cost-chart", "cost_chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write a PNG of F1 under each shift against ms/question (the speed each run measured).")
+def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart: Path | None) -> None:
     """Compare finished `robustqa eval` runs side by side, without running any model.
 
-    Give one or more run folders (several recipes or models). The comparison table goes to stdout in the
-    chosen format; with --output it is written to a file, the chart beside it, and the table printed.
+    Give one or more run folders: several recipes, models or shifts (qads, AddSent, SQuAD-Shifts, a clean
+    SQuAD run of the same model as the reference of clean-only sets). The comparison table goes to stdout in
+    the chosen format; with --output it is written to a file, the chart beside it, and the table printed.
     """
-    from robustqa.charts import headline_figure, png_bytes
+    from robustqa.charts import cost_figure, headline_figure, png_bytes
     from robustqa.cli.console import print_comparison
     from robustqa.outputs import write_bytes_atomic, write_text_atomic
     from robustqa.report import render
     from robustqa.runs.load import load_run
     from robustqa.tables import model_rows
 
+    for path, option in ((output, "--output"), (cost_chart, "--cost-chart")):
+        if path is not None and not path.parent.is_dir():
+            raise OutputError(f"{path}: folder '{path.parent}' does not exist; create it first or choose another {option}")
     if output is not None and output.suffix.lower() == ".png":
         raise click.BadParameter("the chart is written as <output stem>.png; give the document another name", param_hint="--output")
+    if cost_chart is not None and output is not None and cost_chart.resolve() == output.with_suffix(".png").resolve():
+        raise click.BadParameter(f"{cost_chart} is where the headline chart goes; give the cost chart another name", param_hint="--cost-chart")
     runs = [load_run(path) for path in run_dirs]
+    rows = model_rows(runs)
+    if cost_chart is not None:
+        write_bytes_atomic(cost_chart, png_bytes(cost_figure(rows)))
     if output is None:
-        chart = png_bytes(headline_figure(model_rows(runs))) if fmt == "html" else None
+        chart = png_bytes(headline_figure(rows)) if fmt == "html" else None
         click.echo(render(fmt, runs, chart), nl=False)
+        if cost_chart is not None:
+            click.echo(f"wrote {cost_chart}", err=True)
         return
-    if not output.parent.is_dir():
-        raise OutputError(f"{output}: folder '{output.parent}' does not exist; create it first or choose another --output")
-    chart = png_bytes(headline_figure(model_rows(runs)))
+    chart = png_bytes(headline_figure(rows))
     chart_path = output.with_suffix(".png")
     write_bytes_atomic(chart_path, chart)
     write_text_atomic(output, render(fmt, runs, chart))
     print_comparison(runs)
-    click.echo(f"wrote {output} and {chart_path}")
+    click.echo(f"wrote {output} and {chart_path}" + (f" and {cost_chart}" if cost_chart is not None else ""))

@@ -34,6 +34,7 @@ from robustqa.stats import (
     build_pairs,
     compute_drop,
     flip_counts,
+    worst_copy,
 )
 
 METRIC_NAME = "robustqa_squad"
@@ -91,7 +92,8 @@ def compute(
 ) -> dict[str, Any]:
     """Clean scores (the official keys of evaluate's squad_v2, or squad's `exact_match`/`f1` under v1.1 rules);
     with perturbed inputs also `perturbed` (the same keys), `drop` (report.json's drop object: perturbed minus
-    clean in points, with 95% paired bootstrap intervals) and `flips`."""
+    clean in points, with 95% paired bootstrap intervals), `worst_copy` (report.json's: the AddSent authors'
+    protocol, None when every clean question has exactly one copy) and `flips`."""
     if rules not in ("2.0", "1.1"):
         raise InputError(f"unknown SQuAD rules '{rules}'", hint="use 2.0 or 1.1")
     clean_scores, result = _score(predictions, references, rules, no_answer_threshold, "predictions")
@@ -117,5 +119,8 @@ def compute(
     result = dict(result)
     result["perturbed"] = perturbed_result
     result["drop"] = compute_drop(pairs, resamples=bootstrap, seed=seed)
+    result["worst_copy"] = worst_copy(
+        pairs, list(clean_scores.exact), clean_scores.has_answer, clean_scores.exact, clean_scores.f1, resamples=bootstrap, seed=seed
+    )
     result["flips"] = flip_counts(pairs)
     return result

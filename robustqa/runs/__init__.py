@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from robustqa.runs.layout import CHART_PNG, EXAMPLES_JSONL, REPORT_JSON, REPORT_MD
 from robustqa.runs.load import RUN_ENV, Run, find_run, load_run, read_examples
-from robustqa.runs.schema import Answered, Coverage, ExampleLine, ModelEntry, PredictionFiles, RunReport
+from robustqa.runs.schema import Answered, Cost, Coverage, ExampleLine, ModelEntry, PredictionFiles, RunReport
 from robustqa.runs.write import write_run
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "REPORT_MD",
     "RUN_ENV",
     "Answered",
+    "Cost",
     "Coverage",
     "ExampleLine",
     "ModelEntry",

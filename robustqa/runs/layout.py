@@ -23,6 +23,11 @@ def null_odds_file(slug: str, role: str) -> str:
     return f"{slug}/{role}_null_odds.json"
 
 
+def scores_file(slug: str, role: str) -> str:
+    """`<slug>/<role>_scores.json`: {"<id>": {"exact": 0|1, "f1": 0..1}}, the per-question scores the totals average."""
+    return f"{slug}/{role}_scores.json"
+
+
 def cache_file(slug: str, role: str, key: str) -> str:
     """`<slug>/cache/<role>-<key>.jsonl`: the resumable prediction cache of one set under one key."""
     return f"{slug}/cache/{role}-{key}.jsonl"
@@ -35,4 +40,6 @@ def model_files(slug: str, *, perturbed: bool) -> dict[str, str | None]:
         "perturbed_predictions": predictions_file(slug, "perturbed") if perturbed else None,
         "clean_null_odds": null_odds_file(slug, "clean"),
         "perturbed_null_odds": null_odds_file(slug, "perturbed") if perturbed else None,
+        "clean_scores": scores_file(slug, "clean"),
+        "perturbed_scores": scores_file(slug, "perturbed") if perturbed else None,
     }

@@ -40,11 +40,55 @@ class Coverage:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Cost:
+    """What running the model cost in this run, on the device it ran on (measured by the runner).
+
+    Only questions that reached the model count: cache hits and reused predictions cost nothing here, and
+    a run served entirely from the cache has no speed (`questions` 0, the rates None)."""
+
+    parameters: int
+    device: str  # as torch names it: cpu, cuda:0, mps
+    device_name: str  # the hardware: a GPU's name, or the CPU's model and torch's thread count
+    precision: str  # int8, fp32, bf16 or fp16
+    batch_size: int  # windows per forward pass
+    processes: int  # under torchrun/accelerate, the processes that shared the forward passes
+    questions: int
+    windows: int
+    forward_seconds: float
+    predict_seconds: float
+
+    @property
+    def windows_per_second(self) -> float | None:
+        return self.windows / self.forward_seconds if self.questions and self.forward_seconds > 0 else None
+
+    @property
+    def ms_per_question(self) -> float | None:
+        return 1000.0 * self.predict_seconds / self.questions if self.questions else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "parameters": self.parameters,
+            "device": self.device,
+            "device_name": self.device_name,
+            "precision": self.precision,
+            "batch_size": self.batch_size,
+            "processes": self.processes,
+            "questions": self.questions,
+            "windows": self.windows,
+            "forward_seconds": self.forward_seconds,
+            "predict_seconds": self.predict_seconds,
+            "windows_per_second": self.windows_per_second,
+            "ms_per_question": self.ms_per_question,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
 class ModelEntry:
     """One element of report.json's `models`: scores, the drop with its intervals, flips, coverage.
 
-    `clean`/`perturbed` are the official metric's result dicts, `drop` and `flips` those of
-    `robustqa.stats`; the prediction files are named by `robustqa.runs.layout`, not chosen here.
+    `clean`/`perturbed` are the official metric's result dicts (of the run's rules), `clean_ci`, `drop`,
+    `worst_copy` and `flips` those of `robustqa.stats`; the prediction files are named by
+    `robustqa.runs.layout`, not chosen here.
     """
 
     model: str  # what the user typed
@@ -52,10 +96,13 @@ class ModelEntry:
     slug: str
     fingerprint: str
     clean: Mapping[str, Any]
+    clean_ci: Mapping[str, Any] | None = None
     perturbed: Mapping[str, Any] | None = None
     drop: Mapping[str, Any] | None = None
+    worst_copy: Mapping[str, Any] | None = None
     flips: Mapping[str, int] | None = None
     coverage: Coverage
+    cost: Cost | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,10 +111,13 @@ class ModelEntry:
             "slug": self.slug,
             "fingerprint": self.fingerprint,
             "clean": self.clean,
+            "clean_ci": self.clean_ci,
             "perturbed": self.perturbed,
             "drop": self.drop,
+            "worst_copy": self.worst_copy,
             "flips": self.flips,
             "coverage": self.coverage.to_dict(),
+            "cost": self.cost.to_dict() if self.cost is not None else None,
             "files": model_files(self.slug, perturbed=self.perturbed is not None),
         }
 
@@ -77,8 +127,11 @@ class RunReport:
     """report.json: how the run was made (signature, files, settings) and one entry per model."""
 
     signature: str
+    rules: str  # the SQuAD rules that scored both sets: "2.0" or "1.1"
+    shift: str | None  # what shifted the data (`qads@1.1`, `addsent@1`, `squad-shifts@1`); None: clean SQuAD alone
     clean_file: str
     perturbed_file: str | None
+    clean_signature: str | None
     perturbed_signature: str | None
     settings: Mapping[str, Any]
     models: tuple[ModelEntry, ...]
@@ -86,8 +139,11 @@ class RunReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "signature": self.signature,
+            "rules": self.rules,
+            "shift": self.shift,
             "clean_file": self.clean_file,
             "perturbed_file": self.perturbed_file,
+            "clean_signature": self.clean_signature,
             "perturbed_signature": self.perturbed_signature,
             "settings": dict(self.settings),
             "models": [entry.to_dict() for entry in self.models],
@@ -147,9 +203,11 @@ class ExampleLine:
 
 @dataclass(frozen=True)
 class PredictionFiles:
-    """The official prediction and null-odds files of one model on one set (`role`: clean or perturbed)."""
+    """The official prediction and null-odds files of one model on one set (`role`: clean or perturbed), and
+    the per-question scores. `texts` are the answers the run's rules scored (best non-null spans under v1.1)."""
 
     slug: str
     role: str
     texts: Mapping[str, str]
     null_odds: Mapping[str, float]
+    scores: Mapping[str, Mapping[str, float]]  # id -> {"exact", "f1"}

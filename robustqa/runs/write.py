@@ -13,7 +13,7 @@ from robustqa.charts import headline_figure, png_bytes
 from robustqa.errors import OutputError
 from robustqa.outputs import json_text, write_bytes_atomic, write_json_atomic, write_text_atomic
 from robustqa.report import render_markdown
-from robustqa.runs.layout import CHART_PNG, EXAMPLES_JSONL, REPORT_JSON, REPORT_MD, null_odds_file, predictions_file
+from robustqa.runs.layout import CHART_PNG, EXAMPLES_JSONL, REPORT_JSON, REPORT_MD, null_odds_file, predictions_file, scores_file
 from robustqa.runs.load import Run
 from robustqa.runs.schema import ExampleLine, PredictionFiles, RunReport
 from robustqa.tables import model_rows
@@ -34,6 +34,7 @@ def write_run(output_dir: Path, report: RunReport, predictions: Sequence[Predict
     for files in predictions:
         write_json_atomic(output_dir / predictions_file(files.slug, files.role), files.texts)
         write_json_atomic(output_dir / null_odds_file(files.slug, files.role), files.null_odds)
+        write_json_atomic(output_dir / scores_file(files.slug, files.role), files.scores)
     write_text_atomic(output_dir / EXAMPLES_JSONL, "".join(json_text(line.to_dict(), indent=None) for line in examples))
     document = report.to_dict()
     run = Run(output_dir, document)

@@ -72,6 +72,15 @@ def perturbed_document(*, variants: bool = False) -> dict[str, Any]:
     return doc
 
 
+def answerable_only(document: dict[str, Any]) -> dict[str, Any]:
+    """The document without its unanswerable questions: a SQuAD v1.1 file."""
+    for article in document["data"]:
+        for paragraph in article["paragraphs"]:
+            paragraph["qas"] = [qa for qa in paragraph["qas"] if qa["answers"]]
+    document["version"] = "1.1"
+    return document
+
+
 def write_json(path: Path, document: Any) -> Path:
     path.write_text(json.dumps(document), encoding="utf-8")
     return path
@@ -101,7 +110,35 @@ class FakeRunner:
             text = "Belgium" if confused and ex.answers else ("" if confused else gold)
             if ex.id.startswith("b3"):
                 text = "" if not confused else "James Watt"
-            out[ex.id] = Prediction(ex.id, text, -2.0 if text else 1.5)
+            # the best non-null span: the answer given, else the first word of the context (never "")
+            out[ex.id] = Prediction(ex.id, text, -2.0 if text else 1.5, text or ex.context.split()[0])
         if on_progress is not None:
             on_progress(len(examples))
+        return out
+
+
+@dataclass
+class TimedFakeRunner(FakeRunner):
+    """The fake runner with what robustqa's runner measures: parameters, device, precision, and a `Timing`
+    that counts the questions and windows (one per question) it was asked, at 10 ms a question."""
+
+    parameters: int = 1_234_567
+    device: str = "cpu"
+    device_name: str = "Fake CPU, 1 threads"
+    precision: str = "fp32"
+    settings: Any = None
+    timing: Any = None
+
+    def __post_init__(self) -> None:
+        from robustqa.inference import InferenceSettings, Timing
+
+        self.settings = self.settings or InferenceSettings()
+        self.timing = Timing()
+
+    def predict(self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None) -> dict[str, Prediction]:
+        out = super().predict(examples, on_progress=on_progress)
+        self.timing.questions += len(examples)
+        self.timing.windows += len(examples)
+        self.timing.forward_seconds += 0.008 * len(examples)
+        self.timing.predict_seconds += 0.010 * len(examples)
         return out

@@ -99,12 +99,34 @@ def test_interrupted_run_resumes_where_it_stopped(tmp_path, squad_files, fake_fa
 
 def test_a_line_cut_short_by_a_crash_is_dropped(tmp_path):
     cache = PredictionCache(tmp_path / "c.jsonl")
-    cache.append([("q1", "x", -1.0), ("q2", "", 2.0)])
+    cache.append([("q1", "x", -1.0, "x"), ("q2", "", 2.0, "y z")])
     with open(cache.path, "a") as stream:
         stream.write('{"id": "q3", "te')
-    assert cache.load() == {"q1": ("x", -1.0), "q2": ("", 2.0)}
-    cache.append([("q3", "y", 0.5)])
-    assert cache.load()["q3"] == ("y", 0.5)
+    assert cache.load() == {"q1": ("x", -1.0, "x"), "q2": ("", 2.0, "y z")}
+    cache.append([("q3", "y", 0.5, None)])
+    assert cache.load()["q3"] == ("y", 0.5, None)
+
+
+def test_a_cache_of_the_first_format_is_never_read_as_the_second(tmp_path):
+    """Format 1 lines had no best span: the format is part of the key (a new file), and such a line in a
+    current file ends what is read (as a damaged line would), never passes for one with a span."""
+    from robustqa.prediction_cache import CACHE_FORMAT, cache_key
+
+    assert CACHE_FORMAT == 2
+    cache = PredictionCache(tmp_path / "c.jsonl")
+    cache.append([("q1", "x", -1.0, "x")])
+    with open(cache.path, "a") as stream:
+        stream.write('{"id": "q2", "text": "", "null_odds": 2.0}\n')
+    assert cache.load() == {"q1": ("x", -1.0, "x")}
+    import robustqa.prediction_cache as module
+
+    key = cache_key("m", "f", "d", {"n_best": 20})
+    original = module.CACHE_FORMAT
+    try:
+        module.CACHE_FORMAT = 1
+        assert cache_key("m", "f", "d", {"n_best": 20}) != key
+    finally:
+        module.CACHE_FORMAT = original
 
 
 def test_cache_is_keyed_by_the_settings_that_change_answers(tmp_path, squad_files, fake_factory):

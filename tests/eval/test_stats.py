@@ -103,3 +103,55 @@ def test_matching_by_source_id_else_by_id():
     assert match_to_clean(perturbed, clean_ids) == {"q1-v1": "q1", "q1-v2": "q1", "q2": "q2"}
     with pytest.raises(InputError, match=r"perturbed question zz \(and 1 more\) matches no question of the clean file"):
         match_to_clean([SimpleNamespace(id="zz", source_id=None), SimpleNamespace(id="q9", source_id="q9")], clean_ids, path="p.json")
+
+
+def test_worst_copy_takes_the_lowest_f1_copy_with_its_own_em_and_the_first_of_ties():
+    from robustqa.stats import worst_copy, worst_copy_pairs
+
+    pairs = [
+        pair("a-0", "a", 1, 0, clean_f1=1.0, perturbed_f1=0.5),
+        pair("a-1", "a", 1, 1, clean_f1=1.0, perturbed_f1=1.0),
+        pair("a-2", "a", 1, 0, clean_f1=1.0, perturbed_f1=0.5),  # ties a-0: the first in order counts
+        pair("b-0", "b", 0, 1, clean_f1=0.5, perturbed_f1=1.0),  # one copy: it counts even above the original
+        # EM 1 with F1 below another copy's: the lowest-F1 copy's own EM counts, not the minimum EM
+        pair("c-0", "c", 1, 0, clean_f1=1.0, perturbed_f1=0.9),
+        pair("c-1", "c", 1, 1, clean_f1=1.0, perturbed_f1=0.8),
+    ]
+    ids = ["a", "b", "c", "d"]  # d has no copy: scored by itself
+    has = dict.fromkeys(ids, True)
+    exact = {"a": 1.0, "b": 0.0, "c": 1.0, "d": 1.0}
+    f1 = {"a": 1.0, "b": 0.5, "c": 1.0, "d": 0.75}
+    chosen = worst_copy_pairs(pairs, ids, has, exact, f1)
+    assert [p.perturbed_id for p in chosen] == ["a-0", "b-0", "c-1", "d"]
+    assert [(p.perturbed_exact, p.perturbed_f1) for p in chosen] == [(0, 0.5), (1, 1.0), (1, 0.8), (1.0, 0.75)]
+    result = worst_copy(pairs, ids, has, exact, f1, resamples=200, seed=13)
+    assert (result["questions"], result["with_copies"]) == (4, 3)
+    assert result["exact"] == pytest.approx(75.0) and result["f1"] == pytest.approx(100 * (0.5 + 1.0 + 0.8 + 0.75) / 4)
+    assert result["drop"]["f1"] == pytest.approx(result["f1"] - 100 * (1.0 + 0.5 + 1.0 + 0.75) / 4)
+    assert result["drop"]["exact_ci"][0] <= result["drop"]["exact"] <= result["drop"]["exact_ci"][1]
+
+
+def test_worst_copy_is_left_out_where_it_equals_the_plain_pairing():
+    from robustqa.stats import worst_copy
+
+    pairs = [pair("a", "a", 1, 0), pair("b", "b", 1, 1)]
+    scores = {"a": 1.0, "b": 1.0}
+    assert worst_copy(pairs, ["a", "b"], dict.fromkeys("ab", True), scores, scores, resamples=10, seed=1) is None
+    assert worst_copy(pairs, ["a", "b", "c"], dict.fromkeys("abc", True), {**scores, "c": 0.0}, {**scores, "c": 0.0}, resamples=10, seed=1) is not None
+
+
+def test_unpaired_and_own_intervals():
+    from robustqa.stats import score_intervals, unpaired_difference_intervals
+
+    rng = np.random.default_rng(3)
+    shifted, reference = (rng.random(400) < 0.4).astype(float), (rng.random(900) < 0.7).astype(float)
+    (own,) = score_intervals([shifted], resamples=500, seed=13)
+    assert own[0] < 100 * shifted.mean() < own[1]
+    (diff,) = unpaired_difference_intervals([shifted], [reference], resamples=500, seed=13)
+    estimate = 100 * (shifted.mean() - reference.mean())
+    assert diff[0] < estimate < diff[1] < 0
+    assert unpaired_difference_intervals([shifted], [reference], resamples=500, seed=13) == [diff]  # seeded
+    # both sets' uncertainty adds up: the difference's interval is wider than the shifted set's own
+    assert diff[1] - diff[0] > own[1] - own[0]
+    # a constant set has a zero-width own interval
+    assert score_intervals([np.ones(50)], resamples=100, seed=1) == [[100.0, 100.0]]

@@ -18,6 +18,7 @@ from robustqa import __version__
 from robustqa.build import build_signature
 from robustqa.eval_data import EvalData
 from robustqa.evaluation import EvalConfig, eval_signature
+from robustqa.importers import IMPORTERS
 from robustqa.inference import InferenceSettings
 from robustqa.signature import Signature
 
@@ -41,7 +42,7 @@ def build_keys() -> list[str]:
 
 def run_keys() -> list[str]:
     """Every key a run signature can have, in the order the code writes them (optional ones included)."""
-    data = EvalData([], [], {}, {}, {}, "c" * 12, "p" * 12, "qads@1.1", None)
+    data = EvalData([], [], {}, {}, {}, "c" * 12, "p" * 12, "qads@1.1", None, rules="1.1")  # v1.1 adds rules:1.1
     config = EvalConfig(Path("c"), Path("p"), Path("o"), InferenceSettings(precision="bf16"), limit=5)
     everything = eval_signature(data, [], config, na_prob_thresh=2.0)
     keys = [key for key, _ in everything.items]
@@ -80,7 +81,7 @@ def test_documented_signatures_match_the_code(document: str, text: str) -> None:
         assert keys == [key for key in order if key in keys], f"{document}: run signature keys out of order: {keys}"
         mandatory = ["clean", "perturbed", "recipe", "models", "max_seq_length", "doc_stride", "n_best", "max_answer_length", "null_threshold", "bootstrap", "seed", "robustqa"]
         assert set(mandatory) <= set(keys), f"{document}: run signature lacks {set(mandatory) - set(keys)}"
-        current = {r.ident for r in perturbations.list_recipes()}
+        current = {r.ident for r in perturbations.list_recipes()} | {f"{i.name}@{i.version}" for i in IMPORTERS.values()}
         assert fields["recipe"] in current | {"none", "unknown"} or fields["recipe"].startswith("<"), f"{document}: recipe {fields['recipe']}"
 
 

@@ -45,7 +45,7 @@ Args:
     seed: seed of the bootstrap (default 13).
 Returns:
     The official keys ("exact", "f1", "total", "HasAns_*", "NoAns_*", "best_*"; "squad" config: "exact_match",
-    "f1", "total"), and with perturbed inputs "perturbed" (the same keys), "drop" and "flips".
+    "f1", "total"), and with perturbed inputs "perturbed" (the same keys), "drop", "worst_copy" and "flips".
 Examples:
     >>> import evaluate
     >>> from robustqa.hf_metric import metric_path
