@@ -14,11 +14,13 @@ a limit on the questions never changes the rules.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from robustqa.errors import InputError
 from robustqa.metric import RULES, RULES_V1, RULES_V2
+from robustqa.review.status import ReviewStatus, status_of_file
 from robustqa.signature import Signature
 from robustqa.squad import QAExample, SquadDataset, check_unique_ids, load_squad
 from robustqa.stats import match_to_clean
@@ -39,6 +41,7 @@ class EvalData:
     perturbed_signature: str | None
     rules: str = RULES_V2  # robustqa.metric.RULES_V2 or RULES_V1
     clean_signature: str | None = None
+    review: ReviewStatus | None = None  # whether people reviewed the perturbed set; None without one
 
     @property
     def clean_by_id(self) -> dict[str, QAExample]:
@@ -137,9 +140,12 @@ def _load(path: Path, role: str) -> SquadDataset:
     return dataset
 
 
-def load_eval_data(clean_file: Path, perturbed_file: Path | None, *, limit: int | None = None, rules: str = "auto") -> EvalData:
+def load_eval_data(
+    clean_file: Path, perturbed_file: Path | None, *, limit: int | None = None, rules: str = "auto", decisions: Sequence[Path] = ()
+) -> EvalData:
     """Read and cross-check the clean and perturbed files; `limit` keeps the first N clean questions;
-    `rules` ("auto", "1.1", "2.0") chooses the SQuAD rules (see `choose_rules`)."""
+    `rules` ("auto", "1.1", "2.0") chooses the SQuAD rules (see `choose_rules`); `decisions` are review
+    decisions files made on the perturbed file (`robustqa review`), read and checked here too."""
     if limit is not None and limit < 1:
         raise InputError(f"limit {limit} leaves no questions", hint="give a positive number")
     clean_set = _load(Path(clean_file), "clean")
@@ -151,6 +157,8 @@ def load_eval_data(clean_file: Path, perturbed_file: Path | None, *, limit: int 
         clean = clean[:limit]
     clean_sha = file_sha12(Path(clean_file))
     if perturbed_file is None or perturbed_set is None:
+        if decisions:
+            raise InputError("review decisions were given without a perturbed file", hint="give the perturbed file the decisions were made on")
         return EvalData(clean, None, {}, {}, {}, clean_sha, None, clean_only_shift(clean_set), None, chosen_rules, clean_signature)
     perturbed_all = perturbed_set.examples()
     mapping_all = match_to_clean(perturbed_all, (ex.id for ex in clean_set.iter_examples()), path=str(perturbed_file))
@@ -168,7 +176,23 @@ def load_eval_data(clean_file: Path, perturbed_file: Path | None, *, limit: int 
     context_changed = {ex.id: ex.context != by_id[mapping[ex.id]].context for ex in perturbed}
     changed = {ex.id: context_changed[ex.id] or ex.question != by_id[mapping[ex.id]].question for ex in perturbed}
     recipe, build_signature = recipe_of(perturbed_set)
+    review = _review_status(perturbed_set, Path(perturbed_file), [ex.id for ex in perturbed if changed[ex.id]], decisions, recipe)
     return EvalData(
         clean, perturbed, mapping, changed, context_changed, clean_sha, file_sha12(Path(perturbed_file)), recipe or "unknown", build_signature,
-        chosen_rules, clean_signature,
+        chosen_rules, clean_signature, review,
     )
+
+
+def _review_status(dataset: SquadDataset, path: Path, changed_ids: Sequence[str], decisions: Sequence[Path], shift: str | None) -> ReviewStatus | None:
+    """Decisions given to the eval, else what the file's metadata records (a filtered file), else not
+    reviewed; None for an imported set (its authors validated it their own way) reviewed by nobody here."""
+    from robustqa.importers import IMPORTERS
+
+    if decisions:
+        from robustqa.review.decisions import read_decisions
+        from robustqa.review.validate import status_from_decisions
+
+        return status_from_decisions([read_decisions(p) for p in decisions], path, changed_ids)
+    if shift is not None and shift.partition("@")[0] in IMPORTERS:
+        return None
+    return status_of_file(dataset.extra.get("robustqa"))

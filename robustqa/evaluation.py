@@ -44,6 +44,7 @@ class EvalConfig:
     chunk_size: int = DEFAULT_CHUNK
     progress: bool = True
     rules: str = "auto"  # SQuAD rules: "auto" (from the files), "1.1" or "2.0"
+    decisions: tuple[Path, ...] = ()  # review decisions made on the perturbed file (robustqa review)
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,8 @@ def eval_signature(data: EvalData, outcomes: Sequence[ModelOutcome], config: Eva
     }
     if data.rules == RULES_V1:
         fields["rules"] = data.rules
+    if data.review is not None and data.review.valid_ids is not None:
+        fields["validated"] = list(data.review.decisions)
     if config.limit is not None:
         fields["limit"] = config.limit
     fields["models"] = [f"{o.spec.model_id}@{o.fingerprint}" for o in outcomes]
@@ -160,7 +163,7 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
     if config.bootstrap < 1:
         raise InputError(f"bootstrap {config.bootstrap} must be at least 1 resample")
     specs = resolve_models(models, trust_remote_code=config.trust_remote_code)
-    data = load_eval_data(config.clean_file, config.perturbed_file, limit=config.limit, rules=config.rules)
+    data = load_eval_data(config.clean_file, config.perturbed_file, limit=config.limit, rules=config.rules, decisions=config.decisions)
     output_dir = Path(config.output_dir)
     if output_dir.exists() and not output_dir.is_dir():
         raise OutputError("is a file", path=str(output_dir), hint="give a folder for the run", setting="output_dir")
@@ -186,6 +189,7 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
         perturbed_signature=data.perturbed_signature,
         settings=_settings_record(config, outcomes, na_prob_thresh),
         models=tuple(model_entry(o, data, resamples=config.bootstrap, seed=config.seed) for o in outcomes),
+        review=data.review.to_dict() if data.review is not None else None,
     )
     run = write_run(
         output_dir,

@@ -134,7 +134,9 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
     pairs = pairs_of(outcome, data)
     changed = sum(1 for p in pairs if p.changed)
     c = outcome.clean_scores
+    review = data.review
     return ModelEntry(
+        valid=reviewed_valid(pairs, review.valid_ids, resamples=resamples, seed=seed) if review and review.valid_ids is not None else None,
         **common,
         perturbed=summarize_set(outcome.perturbed_scores, outcome.answers("perturbed"), outcome.perturbed, outcome.rules),
         drop=compute_drop(pairs, resamples=resamples, seed=seed),
@@ -149,6 +151,24 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
             reused_predictions=outcome.perturbed.reused,
         ),
     )
+
+
+def reviewed_valid(pairs: list[Pair], valid_ids: frozenset[str], *, resamples: int, seed: int) -> dict[str, Any]:
+    """The drop and flips over the questions left once every changed question people did not accept is set
+    aside: what the shift does to the model when only reviewed-valid edits count."""
+    kept = [p for p in pairs if not p.changed or p.perturbed_id in valid_ids]
+
+    def mean(attribute: str) -> float | None:
+        return 100.0 * sum(getattr(p, attribute) for p in kept) / len(kept) if kept else None
+
+    return {
+        "questions": len(kept),
+        "changed": sum(1 for p in kept if p.changed),
+        "clean": {"exact": mean("clean_exact"), "f1": mean("clean_f1")},
+        "perturbed": {"exact": mean("perturbed_exact"), "f1": mean("perturbed_f1")},
+        "drop": compute_drop(kept, resamples=resamples, seed=seed),
+        "flips": flip_counts(kept),
+    }
 
 
 def _answered(outcome: ModelOutcome, role: str, qid: str) -> Answered:

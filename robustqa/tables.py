@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from robustqa.review.status import ReviewStatus
 from robustqa.signature import Signature
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from robustqa.runs.load import Run
 
 PAIRED, WORST_COPY, UNPAIRED, ALONE, CLEAN = "paired", "worst-copy", "unpaired", "alone", "clean"
+REVIEWED_VALID = "reviewed-valid"
 
 # The columns of the eval command's terminal table (and the first columns of every report table).
 COLUMNS = (
@@ -122,6 +124,7 @@ class ModelRow:
     comparison: str = PAIRED
     rules: str = "2.0"
     reference: Reference | None = None  # UNPAIRED only
+    review: str = ""  # whether people reviewed the shifted questions (paired runs that recorded it)
 
     @property
     def label(self) -> str:
@@ -141,6 +144,12 @@ class ModelRow:
             return {**none, "clean_em": clean.get("exact"), "clean_f1": clean.get("f1"), "perturbed_em": perturbed.get("exact"),
                     "perturbed_f1": perturbed.get("f1"), "drop_em": drop.get("exact"), "drop_f1": drop.get("f1"),
                     "drop_em_ci": _pair(drop.get("exact_ci")), "drop_f1_ci": _pair(drop.get("f1_ci"))}
+        if self.comparison == REVIEWED_VALID:
+            valid = self._part("valid")
+            vclean, vpert, vdrop = valid.get("clean") or {}, valid.get("perturbed") or {}, valid.get("drop") or {}
+            return {**none, "questions": valid.get("questions"), "clean_em": vclean.get("exact"), "clean_f1": vclean.get("f1"),
+                    "perturbed_em": vpert.get("exact"), "perturbed_f1": vpert.get("f1"), "drop_em": vdrop.get("exact"),
+                    "drop_f1": vdrop.get("f1"), "drop_em_ci": _pair(vdrop.get("exact_ci")), "drop_f1_ci": _pair(vdrop.get("f1_ci"))}
         if self.comparison == WORST_COPY:
             worst = self._part("worst_copy")
             wdrop = worst.get("drop") or {}
@@ -160,10 +169,12 @@ class ModelRow:
         """Scores, differences with their intervals and flips, as numbers (None where the row has none)."""
         scores = self._scores()
         paired = self.comparison == PAIRED
-        changed = (self._part("drop").get("changed") or {}) if paired else {}
-        flips = self._part("flips") if paired else {}
+        changed = self._changed_drop()
+        flips = self._flips() or {}
         cost = self._part("cost")
-        if self.comparison == WORST_COPY:
+        if self.comparison == REVIEWED_VALID:
+            changed_count = self._part("valid").get("changed")
+        elif self.comparison == WORST_COPY:
             changed_count = self._part("worst_copy").get("with_copies")
         else:
             changed_count = changed.get("questions", self._part("coverage").get("changed")) if paired else None
@@ -187,6 +198,7 @@ class ModelRow:
             "shift": self.recipe,
             "comparison": self.comparison,
             "rules": self.rules,
+            "review": self.review or None,
             "reference": self.reference.label if self.reference is not None else None,
             "perturbed_em_ci": scores["perturbed_em_ci"],
             "perturbed_f1_ci": scores["perturbed_f1_ci"],
@@ -197,10 +209,27 @@ class ModelRow:
             "precision": cost.get("precision"),
         }
 
+    def _changed_drop(self) -> Mapping[str, Any]:
+        """The drop over the changed questions this row counts (all of them, or the reviewed-valid ones)."""
+        if self.comparison == PAIRED:
+            return self._part("drop").get("changed") or {}
+        if self.comparison == REVIEWED_VALID:
+            return (self._part("valid").get("drop") or {}).get("changed") or {}
+        return {}
+
+    def _flips(self) -> Mapping[str, int] | None:
+        if self.comparison == PAIRED:
+            return self.entry.get("flips")
+        if self.comparison == REVIEWED_VALID:
+            return self._part("valid").get("flips")
+        return None
+
     def describe(self) -> str:
         """What the row compares, for the Comparison column."""
         if self.comparison == PAIRED:
             return "paired: each perturbed question vs its clean question"
+        if self.comparison == REVIEWED_VALID:
+            return "paired, reviewed-valid: changed questions people did not accept are left out"
         if self.comparison == WORST_COPY:
             return "paired: each clean question's worst copy (authors' protocol)"
         if self.comparison == UNPAIRED and self.reference is not None:
@@ -215,9 +244,11 @@ class ModelRow:
         paired = self.comparison == PAIRED
         coverage = self._part("coverage")
         share = coverage.get("changed_share")
-        changed = (self._part("drop").get("changed") or {}) if paired else {}
-        flips = self.entry.get("flips") if paired else None
-        if paired:
+        changed = self._changed_drop()
+        flips = self._flips()
+        if self.comparison == REVIEWED_VALID:
+            changed_cell = f"{n['changed']} accepted of {coverage.get('changed', 0)} changed"
+        elif paired:
             changed_cell = f"{coverage.get('changed', 0)}/{coverage.get('matched', 0)} ({100 * share:.1f}%)" if share is not None else "–"
         elif self.comparison == WORST_COPY and n["questions"]:
             changed_cell = f"{n['changed']}/{n['questions']} with copies"
@@ -236,7 +267,7 @@ class ModelRow:
             "Flips R→W / W→R": f"{flips['right_to_wrong']} / {flips['wrong_to_right']}" if flips else "–",
             "Changed": changed_cell,
             "Reused": str(coverage.get("reused_predictions", 0)) if paired and self.entry.get("perturbed") else "–",
-            "Shift": f"{self.recipe} ({rules_name(self.rules)})",
+            "Shift": f"{self.recipe} ({rules_name(self.rules)}{'; ' + self.review if self.review else ''})",
             "Comparison": self.describe(),
             **cost_cells(self.entry.get("cost")),
         }
@@ -319,9 +350,13 @@ def model_rows(runs: Sequence[Run]) -> list[ModelRow]:
     labels = run_labels(runs)
     for label, run in zip(labels, runs):
         kind, recipe, rules = run_kind(run), recipe_of(run), rules_of(run)
+        status = ReviewStatus.from_dict(run.report.get("review"))
+        review = status.short() if status is not None else ""
         for entry in run.report.get("models", []):
             if kind == "paired":
-                rows.append(ModelRow(label, str(run.path), recipe, entry, PAIRED, rules))
+                rows.append(ModelRow(label, str(run.path), recipe, entry, PAIRED, rules, review=review))
+                if entry.get("valid"):
+                    rows.append(ModelRow(label, str(run.path), recipe, entry, REVIEWED_VALID, rules, review=review))
                 if entry.get("worst_copy"):
                     rows.append(ModelRow(label, str(run.path), recipe, entry, WORST_COPY, rules))
             elif kind == "clean-only":

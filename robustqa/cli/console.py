@@ -72,6 +72,11 @@ def print_eval_result(result: EvalResult) -> None:
 
     run = Run(result.output_dir, result.report)
     print_comparison([run], terminal_columns(model_rows([run])))
+    from robustqa.review.status import ReviewStatus
+
+    review = ReviewStatus.from_dict(result.report.get("review"))
+    if review is not None:
+        click.echo(f"perturbed set: {review.describe()}", err=True)
     costs = {entry["slug"]: entry.get("cost") for entry in result.report["models"]}
     for outcome in result.outcomes:
         parts = [f"clean: {outcome.clean.predicted} predicted, {outcome.clean.from_cache} from cache"]

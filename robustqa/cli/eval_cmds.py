@@ -33,6 +33,8 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 @click.option("--rules", type=click.Choice(["auto", "v1.1", "v2.0"]), default="auto", show_default=True,
               help="SQuAD rules. auto: v1.1 (the model always answers) for files without unanswerable questions, else v2.0; "
                    "a v1.1 file beside a v2.0 one is refused.")
+@click.option("--validated", "decisions", multiple=True, type=click.Path(path_type=Path, dir_okay=False), metavar="DECISIONS",
+              help="Review decisions made on the perturbed file (`robustqa review`; repeat per reviewer): adds the drop on the questions people accepted.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def eval_command(
     models: tuple[str, ...],
@@ -51,6 +53,7 @@ def eval_command(
     trust_remote_code: bool,
     limit: int | None,
     rules: str,
+    decisions: tuple[Path, ...],
     quiet: bool,
 ) -> None:
     """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD (2.0 or v1.1): EM/F1 and the drop."""
@@ -78,6 +81,7 @@ def eval_command(
         trust_remote_code=trust_remote_code,
         progress=not quiet,
         rules=rules.removeprefix("v"),
+        decisions=decisions,
     )
     try:
         result = run_evaluation(models, config)

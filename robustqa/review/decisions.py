@@ -226,6 +226,12 @@ def read_decisions(path: str | Path) -> DecisionsFile:
     )
 
 
+def combined_status(judgments: Sequence[Decision]) -> str:
+    """accepted when every judgment accepts, else rejected: one rule for applying decisions and for scoring
+    reviewed-valid questions."""
+    return ACCEPTED if all(d.decision == ACCEPTED for d in judgments) else REJECTED
+
+
 def check_same_dataset(decisions: DecisionsFile, sha256: str, dataset: str) -> None:
     """Refuse decisions made on another file: they would revert or keep the wrong questions."""
     if decisions.dataset_sha256 != sha256:

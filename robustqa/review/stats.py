@@ -34,6 +34,7 @@ from robustqa.review.decisions import (
     UNGRAMMATICAL,
     Decision,
     DecisionsFile,
+    combined_status,
 )
 from robustqa.tables import text_table
 
@@ -119,11 +120,6 @@ class ReviewStats:
     combined: ShareRow | None  # only with several files
     by_pos: tuple[PosRow, ...]
     agreements: tuple[Agreement, ...]
-
-
-def combined_status(judgments: Sequence[Decision]) -> str:
-    """accepted when every judgment accepts, else rejected (the rule `validate` applies)."""
-    return ACCEPTED if all(d.decision == ACCEPTED for d in judgments) else REJECTED
 
 
 def _share_row(name: str, decisions: Sequence[Decision]) -> ShareRow:

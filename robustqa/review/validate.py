@@ -10,8 +10,10 @@ so its drop on changed questions measures reviewed-valid questions only. Each ch
 from __future__ import annotations
 
 import copy
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from robustqa.errors import InputError
@@ -20,8 +22,9 @@ from robustqa.review.decisions import (
     Decision,
     DecisionsFile,
     check_same_dataset,
+    combined_status,
 )
-from robustqa.review.stats import combined_status
+from robustqa.review.status import DECISIONS, ReviewStatus
 from robustqa.signature import Signature
 from robustqa.squad import QA_ORDER, ordered
 
@@ -123,3 +126,26 @@ def _sign(document: dict[str, Any], files: Sequence[DecisionsFile], dataset_sha2
         "decisions": [{"name": f.label, "sha256": f.file_sha256, "reviewer": f.reviewer, "decided": len(f.decisions)} for f in files],
         "counts": {"accepted": counts.accepted, "rejected": counts.rejected, "unreviewed": counts.unreviewed},
     }
+
+
+def status_from_decisions(files: Sequence[DecisionsFile], perturbed_file: Path, changed_ids: Sequence[str]) -> ReviewStatus:
+    """The review of `perturbed_file` by these decisions files (made on its very bytes): a changed question
+    is valid when at least one reviewer judged it and every reviewer who judged it accepted it."""
+    sha256 = hashlib.sha256(Path(perturbed_file).read_bytes()).hexdigest()
+    for f in files:
+        check_same_dataset(f, sha256, Path(perturbed_file).name)
+    judged: dict[str, list[Any]] = {}
+    for f in files:
+        for decision in f.judged():
+            judged.setdefault(decision.id, []).append(decision)
+    valid = frozenset(qid for qid in changed_ids if qid in judged and combined_status(judged[qid]) == ACCEPTED)
+    rejected = sum(1 for qid in changed_ids if qid in judged and qid not in valid)
+    return ReviewStatus(
+        DECISIONS,
+        accepted=len(valid),
+        rejected=rejected,
+        unreviewed=len(changed_ids) - len(valid) - rejected,
+        decisions=tuple((f.file_sha256 or "")[:12] for f in files),
+        reviewers=tuple(sorted({f.reviewer for f in files})),
+        valid_ids=valid,
+    )

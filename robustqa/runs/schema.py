@@ -103,6 +103,7 @@ class ModelEntry:
     flips: Mapping[str, int] | None = None
     coverage: Coverage
     cost: Cost | None = None
+    valid: Mapping[str, Any] | None = None  # the drop on reviewed-valid questions, when review decisions were given
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -118,6 +119,7 @@ class ModelEntry:
             "flips": self.flips,
             "coverage": self.coverage.to_dict(),
             "cost": self.cost.to_dict() if self.cost is not None else None,
+            "valid": self.valid,
             "files": model_files(self.slug, perturbed=self.perturbed is not None),
         }
 
@@ -135,6 +137,7 @@ class RunReport:
     perturbed_signature: str | None
     settings: Mapping[str, Any]
     models: tuple[ModelEntry, ...]
+    review: Mapping[str, Any] | None = None  # robustqa.review.status.ReviewStatus.to_dict(); None without a perturbed file
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -145,6 +148,7 @@ class RunReport:
             "perturbed_file": self.perturbed_file,
             "clean_signature": self.clean_signature,
             "perturbed_signature": self.perturbed_signature,
+            "review": dict(self.review) if self.review is not None else None,
             "settings": dict(self.settings),
             "models": [entry.to_dict() for entry in self.models],
         }

@@ -173,7 +173,7 @@ def test_report_shows_qads_and_addsent_in_one_table_and_one_chart(real_run: Path
     header = cells(next(line for line in lines if line.startswith("| Model |")))
     rows = [cells(line) for line in lines if line.startswith(("| run: ", "| addsent: "))]
     shifts = [row[header.index("Shift")] for row in rows]
-    assert shifts == ["qads@1.1 (SQuAD 2.0)", "addsent@1 (SQuAD v1.1)", "addsent@1 (SQuAD v1.1)"]
+    assert shifts == ["qads@1.1 (SQuAD 2.0; not reviewed)", "addsent@1 (SQuAD v1.1)", "addsent@1 (SQuAD v1.1)"]
     assert [row[header.index("Comparison")].split(":")[0] for row in rows] == ["paired", "paired", "paired"]
     assert "worst copy" in rows[2][header.index("Comparison")]
     for row in rows:
