@@ -6,7 +6,8 @@ The figure behind every robustness drop. It follows ../shared/validity/README.md
    overrides); shuffle the ids outside the judged-pairs-v1 items and inside the half reserved for blind
    review (sha256(id) odd: development work looks only at the even half) with a fixed seed; the pool is
    the shortest prefix holding N questions the first setting changed, and each setting is judged on the
-   pool questions it changed (a random sample of its own changed questions). nlpaug's WordNet augmenter
+   pool questions it changed (a random sample of its own changed questions); questions of earlier reviews
+   in benchmarks/validity/ are left out, so every review judges fresh ones. nlpaug's WordNet augmenter
    runs on the questions the first setting changed. Every distinct (original, perturbed) text becomes one
    item; items are shuffled and numbered, and the sheet shows the original and perturbed question, the
    gold answer (or that the passage gives none) and the passage sentence that holds it, never the tool.
@@ -185,13 +186,21 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def earlier_review_ids() -> set[str]:
+    """Question ids of every earlier review here: a fresh review never judges them again."""
+    ids: set[str] = set()
+    for key in REVIEWS.glob("*/key.jsonl") if REVIEWS.exists() else ():
+        ids |= {row["id"] for row in read_jsonl(key)}
+    return ids
+
+
 def make_sheet(args: argparse.Namespace) -> None:
     folder = REVIEWS / args.name
     if folder.exists() and any(folder.iterdir()):
         raise SystemExit(f"{folder} exists: a review is never redrawn in place; choose another --name")
     settings = [parse_setting(s) for s in args.setting]
     questions = load_questions(HALF)
-    judged = {json.loads(line)["id"] for line in JUDGED.read_text().splitlines() if line.strip()}
+    judged = {json.loads(line)["id"] for line in JUDGED.read_text().splitlines() if line.strip()} | earlier_review_ids()
     eligible = sorted(q for q in questions if q not in judged and reserved_for_review(q))
     random.Random(args.seed).shuffle(eligible)
 
