@@ -23,6 +23,14 @@ class MissingResourceError(PerturbationError):
         )
 
 
+class MissingPackageError(PerturbationError):
+    """A Python package a rule needs is not installed."""
+
+    def __init__(self, package: str, needed_for: str) -> None:
+        self.package = package
+        super().__init__(f"the Python package '{package}' ({needed_for}) is not installed; run `pip install {package}`")
+
+
 class UnknownRecipeError(PerturbationError):
     """A recipe name that is not registered."""
 
@@ -52,3 +60,8 @@ class UnknownRecipeVersionError(UnknownRecipeError):
 class RecipeRegistrationError(PerturbationError):
     """A recipe that cannot be registered: a malformed name or version, or a (name, version) already taken
     (a published version never changes; a changed recipe is a new version)."""
+
+
+class InvalidEditError(PerturbationError):
+    """An edit that a search space does not allow: a word the recipe may not edit, a replacement it does
+    not offer there, or one word edited twice."""

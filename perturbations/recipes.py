@@ -17,11 +17,13 @@ from perturbations.constraints import (
     CandidateConstraint,
     Constraint,
     ConstraintPlan,
+    Soft,
     Stage,
 )
-from perturbations.engine import perturb_text
+from perturbations.engine import perturb_text, search_space
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation
+from perturbations.space import SearchSpace
 from perturbations.wsd import METHODS
 
 FIELDS = frozenset({"question", "context"})
@@ -143,8 +145,12 @@ class Recipe:
         lines.append(f"  (transformation) {self.transformation.describe()}")
         lines.append("  (constraints)")
         for c in self.constraints:
-            kind = f"candidate, {c.stage.value}" if isinstance(c, CandidateConstraint) else "position"
-            lines.append(f"    ({kind}) {c.describe()} -> {c.reason}")
+            rule = c.rule if isinstance(c, Soft) else c
+            kind = f"candidate, {rule.stage.value}" if isinstance(rule, CandidateConstraint) else "position"
+            if isinstance(c, Soft):
+                lines.append(f"    ({kind}, ranks) {c.describe()} -> penalised: {c.reason}")
+            else:
+                lines.append(f"    ({kind}) {c.describe()} -> {c.reason}")
         lines.append(f"  (budget) {self.budget.describe()}")
         return "\n".join(lines) + "\n)"
 
@@ -152,12 +158,20 @@ class Recipe:
         return (self.transformation, *self.constraints, self.budget)
 
     def parameters(self) -> dict[str, object]:
-        """Every parameter that changes the output, JSON-serialisable, in a fixed order."""
+        """Every parameter that changes the output, JSON-serialisable, in a fixed order; for a recipe with
+        validity gates, also `gates` (the reasons of its hard gates) and `ranks` (its soft rules, with their
+        weight when it is not 1), so that files and signatures say which rules made and ranked the edits."""
         values: dict[str, object] = {"fields": sorted(self.fields)}
         for component in self._components():
             values.update(component.parameters())
         ordered = {key: values.pop(key) for key in _PARAMETER_ORDER if key in values}
-        return ordered | values
+        gates: dict[str, object] = {}
+        if self.gate_reasons():
+            gates["gates"] = list(self.gate_reasons())
+        soft = [c for c in self.constraints if isinstance(c, Soft)]
+        if soft:
+            gates["ranks"] = [c.reason if c.weight == 1 else f"{c.reason}*{c.weight:g}" for c in soft]
+        return ordered | values | gates
 
     def signature_fields(self) -> dict[str, object]:
         """The recipe's part of a reproducibility signature (flat, scalar values)."""
@@ -173,9 +187,20 @@ class Recipe:
 
     def reasons(self) -> tuple[str, ...]:
         """Every reason name a word can be counted under in `Perturbation.skipped` with this recipe."""
-        counted = (Stage.CONTEXT, Stage.EDIT)  # LEMMA and FORM rejections count as "no-candidate"
-        named = [c.reason for c in self.constraints if not isinstance(c, CandidateConstraint) or c.stage in counted]
+        counted = (Stage.SENSE, Stage.CONTEXT, Stage.EDIT)  # LEMMA and FORM rejections count as "no-candidate"
+        named = [
+            c.reason for c in self.constraints
+            if not isinstance(c, Soft) and (not isinstance(c, CandidateConstraint) or c.stage in counted)
+        ]
         return tuple(dict.fromkeys([*named, *TRANSFORMATION_REASONS, *ENGINE_REASONS]))
+
+    def gate_reasons(self) -> tuple[str, ...]:
+        """The reason names of the recipe's hard validity gates (constraints with `GATE`), in order."""
+        return tuple(dict.fromkeys(c.reason for c in self.constraints if c.GATE and not isinstance(c, Soft)))
+
+    def penalty_reasons(self) -> tuple[str, ...]:
+        """The reason names of the recipe's soft rules (the keys of `Perturbation.penalties`), in order."""
+        return tuple(dict.fromkeys(c.reason for c in self.constraints if isinstance(c, Soft)))
 
     def with_overrides(self, **overrides: Any) -> Recipe:
         """A copy with some parameters changed (validated); the name and version stay."""
@@ -235,3 +260,15 @@ class Recipe:
             self, text, seed=seed, key=key, frozen_spans=frozen_spans, wsd_context=wsd_context,
             consistent_with=consistent_with, variant=variant,
         )
+
+    def search_space(
+        self,
+        text: str,
+        *,
+        frozen_spans: Sequence[tuple[int, int]] = (),
+        wsd_context: str | None = None,
+        consistent_with: Sequence[Perturbation] = (),
+    ) -> SearchSpace:
+        """Every word of `text` this recipe may edit, with every replacement it allows, ranked: what
+        `perturb` spends its budget on (see `perturbations.search_space`)."""
+        return search_space(self, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
