@@ -37,13 +37,14 @@ def demo(model: str, output_dir: Path) -> None:
     """The whole idea in one command, on 30 SQuAD 2.0 questions shipped with robustqa (CC BY-SA 4.0).
 
     Builds the qads variant of the sample (WordNet synonyms in the questions), evaluates MODEL on both, prints
-    the clean vs perturbed table and the questions that flipped, and the command that opens the
-    failure-analysis notebook on the run.
+    the clean vs perturbed table and the questions that flipped (or, with none, some of the edits), and the
+    command that opens the failure-analysis notebook on the run.
     """
     import perturbations
     from robustqa import analysis
     from robustqa.build import build_dataset
     from robustqa.cli.console import build_summary, print_eval_result
+    from robustqa.edits import highlight_text
     from robustqa.evaluation import EvalConfig, run_evaluation
     from robustqa.inference import InferenceSettings
     from robustqa.models import check_available, resolve_model
@@ -69,10 +70,19 @@ def demo(model: str, output_dir: Path) -> None:
     result = run_evaluation([model], EvalConfig(clean, perturbed, output_dir, InferenceSettings()))
     if result is not None:
         print_eval_result(result)
-    flips = analysis.flipped(load_run(output_dir), changed_only=True)
-    click.secho(f"[3/3] {len(flips)} questions flipped from right to wrong; substituted words in [brackets]:", bold=True)
-    for flip in flips[:5]:
-        click.echo(f"  {flip.question_text}\n  {flip.perturbed_text}")
-        click.echo(f"    clean: {flip.clean_prediction or '(no answer)'!r}  perturbed: {flip.perturbed_prediction or '(no answer)'!r}")
+    run = load_run(output_dir)
+    flips = analysis.flipped(run, changed_only=True)
+    if flips:
+        click.secho(f"[3/3] {len(flips)} questions flipped from right to wrong; substituted words in [brackets]:", bold=True)
+        for flip in flips[:5]:
+            click.echo(f"  {flip.question_text}\n  {flip.perturbed_text}")
+            click.echo(f"    clean: {flip.clean_prediction or '(no answer)'!r}  perturbed: {flip.perturbed_prediction or '(no answer)'!r}")
+    else:
+        click.secho("[3/3] no question flipped from right to wrong on this sample; some of its edits, substituted words in [brackets]:", bold=True)
+        for example in [e for e in analysis.compared(run) if e.get("changed")][:5]:
+            substitutions = example.get("substitutions") or ()
+            click.echo(f"  {highlight_text(example['question'], substitutions, side='original')}")
+            click.echo(f"  {highlight_text(example['perturbed_question'], substitutions, side='perturbed')}")
+        click.echo("One random valid edit per question is a mild test; `robustqa attack` searches for the edits that do flip a model.")
     click.echo("\nOpen the failure-analysis notebook on this run:")
     click.echo(f"  ROBUSTQA_RUN={output_dir.resolve()} jupyter notebook {NOTEBOOK}")

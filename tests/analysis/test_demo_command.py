@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from robustqa import analysis
+from robustqa.edits import highlight_text
 from robustqa.runs import load_run
 
 
@@ -34,10 +35,16 @@ def test_demo_with_a_local_model(demo_run: tuple[Path, str]) -> None:
     run = load_run(out)
     assert run.report["perturbed_signature"].startswith("recipe:qads@")
     assert len({e["source_id"] for e in run.examples}) == 30
+    assert run.report["perturbed_signature"].startswith("recipe:qads@2.0")
     flips = analysis.flipped(run, changed_only=True)
-    assert f"[3/3] {len(flips)} questions flipped from right to wrong" in output
-    assert flips, "the sample was chosen so that the shared model flips questions"
-    assert flips[0].perturbed_text in output
+    if flips:
+        assert f"[3/3] {len(flips)} questions flipped from right to wrong" in output
+        assert flips[0].perturbed_text in output
+    else:  # the sample was drawn at random among reviewed-valid paragraphs, not where the model fails
+        assert "[3/3] no question flipped from right to wrong on this sample" in output
+        changed = [e for e in analysis.compared(run) if e["changed"]]
+        assert changed and highlight_text(changed[0]["perturbed_question"], changed[0]["substitutions"]) in output
+        assert "robustqa attack" in output
     assert "Clean EM" in output  # the table
     assert f"ROBUSTQA_RUN={out.resolve()} jupyter notebook notebooks/failure_analysis.ipynb" in output
 
