@@ -349,7 +349,7 @@ def review_table(name: str) -> str | None:
 
 
 def score(args: argparse.Namespace) -> None:
-    names = [args.name] if args.name else sorted(p.name for p in REVIEWS.iterdir() if (p / "meta.json").exists()) if REVIEWS.exists() else []
+    names = [args.name] if args.name else sorted(p.name for p in REVIEWS.iterdir() if (p / "meta.json").exists() and (p / "key.jsonl").exists()) if REVIEWS.exists() else []
     tables = [shared_v1_table()] + [t for t in (review_table(n) for n in names) if t is not None]
     print("\n\n".join(tables))
 
