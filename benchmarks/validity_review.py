@@ -143,14 +143,29 @@ def parse_setting(text: str) -> tuple[str, str, dict[str, Any]]:
     return name, recipe, overrides
 
 
-def build_changed(recipe_name: str, overrides: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
-    """The perturbed text of every question a setting changes in the half set, and its recipe record."""
+def half_set(only: set[str] | None = None) -> Any:
+    """The half set, or only the questions `only` names (a question's edit depends on its own text, its
+    paragraph, the seed and its id, never on the other questions, so a subset builds the same edits)."""
+    from robustqa.squad import load_squad, parse_squad
+
+    if only is None:
+        return load_squad(HALF)
+    document = json.loads(HALF.read_text(encoding="utf-8"))
+    for article in document["data"]:
+        for paragraph in article["paragraphs"]:
+            paragraph["qas"] = [qa for qa in paragraph["qas"] if qa["id"] in only]
+        article["paragraphs"] = [p for p in article["paragraphs"] if p["qas"]]
+    document["data"] = [a for a in document["data"] if a["paragraphs"]]
+    return parse_squad(document, path=str(HALF))
+
+
+def build_changed(recipe_name: str, overrides: dict[str, Any], only: set[str] | None = None) -> tuple[dict[str, str], dict[str, Any]]:
+    """The perturbed text of every question a setting changes in the half set (or in `only`), and its recipe record."""
     import perturbations
     from robustqa.build import build_dataset
-    from robustqa.squad import load_squad
 
     recipe = perturbations.get_recipe(recipe_name, **overrides)
-    result = build_dataset(load_squad(HALF), recipe, seed=SEED)
+    result = build_dataset(half_set(only), recipe, seed=SEED)
     changed = {
         qa["id"]: qa["question"]
         for article in result.document["data"]
@@ -206,12 +221,11 @@ def make_sheet(args: argparse.Namespace) -> None:
 
     built: dict[str, dict[str, str]] = {}
     records: dict[str, Any] = {}
-    coverage: dict[str, float] = {}
-    for name, recipe, overrides in settings:
-        built[name], records[name] = build_changed(recipe, overrides)
-        coverage[name] = len(built[name]) / len(questions)
-    # the pool: the shortest prefix of the shuffled ids in which the first setting changed --n questions
+    coverage: dict[str, float | None] = {}
     first = settings[0][0]
+    built[first], records[first] = build_changed(settings[0][1], settings[0][2])
+    coverage[first] = len(built[first]) / len(questions)
+    # the pool: the shortest prefix of the shuffled ids in which the first setting changed --n questions
     seen = 0
     pool = eligible
     for end, qid in enumerate(eligible, start=1):
@@ -219,9 +233,15 @@ def make_sheet(args: argparse.Namespace) -> None:
         if seen == args.n:
             pool = eligible[:end]
             break
+    for name, recipe, overrides in settings[1:]:
+        # --pool-only: slow settings (a language model) are built on the pool alone; their coverage is
+        # then measured elsewhere (benchmarks/lm_build.py)
+        built[name], records[name] = build_changed(recipe, overrides, set(pool) if args.pool_only else None)
+        coverage[name] = None if args.pool_only else len(built[name]) / len(questions)
     changed_by = {name: {qid: texts[qid] for qid in pool if qid in texts} for name, texts in built.items()}
     for name in built:
-        print(f"{name}: {records[name]['signature']}: {len(built[name]):,} of {len(questions):,} changed; {len(changed_by[name])} in the pool")
+        of_all = f"{len(built[name]):,} of {len(questions):,} changed; " if coverage[name] is not None else ""
+        print(f"{name}: {records[name]['signature']}: {of_all}{len(changed_by[name])} in the pool")
     base = [questions[qid] for qid in pool if qid in changed_by[first]]
     if not args.no_nlpaug:
         theirs = nlpaug_versions(base, args.seed)
@@ -364,6 +384,7 @@ def main() -> None:
     s.add_argument("--seed", type=int, default=2026)
     s.add_argument("--parts", type=int, default=3)
     s.add_argument("--no-nlpaug", action="store_true")
+    s.add_argument("--pool-only", action="store_true", help="build the settings after the first on the pool's questions only (no coverage)")
     c = sub.add_parser("score", help="join judgments and key of every review (or one); print and record the figures")
     c.add_argument("--name", help="only this review (the section then holds only it)")
     args = ap.parse_args()
