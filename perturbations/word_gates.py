@@ -23,7 +23,7 @@ from perturbations.errors import RecipeParameterError
 from perturbations.frequency import zipf
 from perturbations.lexicon import lemma_of, stopwords
 from perturbations.records import Token
-from perturbations.text import is_word, tag_margin
+from perturbations.text import tag_margin
 from perturbations.wordnet_facts import multiword_lemmas
 
 NOUN_TAGS = frozenset({"NN", "NNS"})
@@ -147,7 +147,7 @@ def term_indices(tokens: tuple[Token, ...], max_words: int) -> frozenset[int]:
     """Indices of the tokens that belong to a multiword term (see `FixedTerm`): every span of 2 to
     `max_words` adjacent letter words (one space at most between them) that is a term. Computed once per
     text, as each word of it asks."""
-    letters = [is_word(t.text) and t.text.replace("-", "").isalpha() for t in tokens]
+    letters = [t.text.replace("-", "").isalpha() for t in tokens]  # letter words (hyphens inside allowed)
     found: set[int] = set()
     long_starts = _term_ends()[2]
     for start in range(len(tokens)):
