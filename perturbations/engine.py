@@ -241,18 +241,23 @@ def apply_edits(
     seen: set[int] = set()
     for index, choice in items:
         if index in seen:
-            raise InvalidEditError(f"word {index} of {space.text!r} is edited twice; give one replacement per word")
+            raise InvalidEditError(f"word {index} of {_quoted(space.text)} is edited twice; give one replacement per word")
         seen.add(index)
         try:
             position = space.position(index)
         except KeyError:
             raise InvalidEditError(
-                f"word {index} of {space.text!r} is not one {space.recipe} may edit; choose among the positions of its search space"
+                f"word {index} of {_quoted(space.text)} is not one {space.recipe} may edit; choose among the positions of its search space"
             ) from None
         picks.append((position, _allowed(position, choice, space.recipe)))
     skipped: Counter[str] = Counter(dict(space.skipped))
     skipped["budget"] += len(space.all_positions) - len(picks)
     return _write(space, picks, skipped)
+
+
+def _quoted(text: str, limit: int = 60) -> str:
+    """A text as an error message names it: quoted, cut after `limit` characters (contexts are long)."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _allowed(position: EditPosition, choice: Replacement | str, recipe: str) -> Replacement:
