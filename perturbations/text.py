@@ -191,7 +191,7 @@ def tag_margin(tokens: tuple[Token, ...], index: int) -> float:
     if not known:
         return math.inf
     scores = matrix[known[0]] if len(known) == 1 else matrix[known].sum(axis=0)
-    best = int(np.flatnonzero(scores == scores.max())[-1])  # the tagger's choice: the last of the best
+    best = len(scores) - 1 - int(np.argmax(scores[::-1]))  # the tagger's choice: the last of the best
     others = _other_columns()[best]
     return float(scores[best] - scores[others].max()) if len(others) else math.inf
 
