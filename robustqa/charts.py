@@ -232,7 +232,7 @@ def budget_figure(curves: Sequence[Mapping[str, Any]], ax: Any = None) -> Figure
         line = ax.step(budgets, rates, where="post", label=f"{curve['label']} ({points[-1]['succeeded'] if points else 0}/{attempted})")
         if points and attempted:
             low, high = wilson_interval(int(points[-1]["succeeded"]), attempted)
-            ax.errorbar([budgets[-1]], [rates[-1]], yerr=[[rates[-1] - 100 * low], [100 * high - rates[-1]]], color=line[0].get_color(), capsize=3)
+            ax.errorbar([budgets[-1]], [rates[-1]], yerr=[[max(0.0, rates[-1] - 100 * low)], [max(0.0, 100 * high - rates[-1])]], color=line[0].get_color(), capsize=3)
     ax.set_xlabel("query budget per question (variants scored)")
     ax.set_ylabel("questions flipped (% of those right on clean)")
     ax.set_ylim(0, 100)
