@@ -44,6 +44,7 @@ def question_record(result: QuestionResult) -> dict[str, Any]:
         "id": ex.id,
         "status": result.status,
         "answerable": bool(ex.answers),
+        "gold_answers": list(ex.gold_texts),
         "clean_prediction": clean.text,
         "clean_margin": round(clean.margin, 4),
     }
