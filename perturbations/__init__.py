@@ -12,9 +12,12 @@ from perturbations.constraints import (
     Constraint,
     Position,
     PositionConstraint,
+    Soft,
     Stage,
 )
+from perturbations.engine import apply_edits
 from perturbations.errors import (
+    InvalidEditError,
     MissingResourceError,
     PerturbationError,
     RecipeParameterError,
@@ -31,12 +34,15 @@ from perturbations.registry import (
     list_recipes,
     register_recipe,
 )
+from perturbations.space import EditPosition, Replacement, SearchSpace
 from perturbations.workers import map_in_workers, save_cache
 
 __all__ = [
     "Candidate",
     "CandidateConstraint",
     "Constraint",
+    "EditPosition",
+    "InvalidEditError",
     "MissingResourceError",
     "Perturbation",
     "PerturbationError",
@@ -45,11 +51,15 @@ __all__ = [
     "Recipe",
     "RecipeParameterError",
     "RecipeRegistrationError",
+    "Replacement",
+    "SearchSpace",
+    "Soft",
     "Stage",
     "Substitution",
     "Token",
     "UnknownRecipeError",
     "UnknownRecipeVersionError",
+    "apply_edits",
     "check_resources",
     "default_version",
     "get_recipe",
@@ -57,5 +67,22 @@ __all__ = [
     "map_in_workers",
     "register_recipe",
     "save_cache",
+    "search_space",
     "wordnet_version",
 ]
+
+
+def search_space(
+    recipe: Recipe | str,
+    text: str,
+    *,
+    frozen_spans: tuple[tuple[int, int], ...] = (),
+    wsd_context: str | None = None,
+    consistent_with: tuple[Perturbation, ...] = (),
+) -> SearchSpace:
+    """Every word of `text` that `recipe` (an object, or a name such as "qads" or "qads@1.1") may edit,
+    with every replacement its constraints allow, ranked (lowest soft-rule penalty first, then WordNet's
+    counts). `Recipe.perturb` spends its budget on exactly this space; `apply_edits(space, {index:
+    replacement})` writes a chosen set of edits as `perturb` would."""
+    chosen = get_recipe(recipe) if isinstance(recipe, str) else recipe
+    return chosen.search_space(text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)

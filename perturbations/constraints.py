@@ -8,9 +8,13 @@ A recipe composes a tuple of constraint objects. Each object both acts and descr
   that is the key of `Perturbation.skipped`. The first constraint of the recipe that rejects gives the
   reason, so the order of a recipe's position constraints is part of its behaviour.
 - a `CandidateConstraint` says which replacements are acceptable. It sees a `Candidate` (the word, the
-  sense chosen for it, the proposed synonym and its inflected form, and from the `CONTEXT` stage on the
+  sense chosen for it, the proposed synonym and its inflected form, and from the `SENSE` stage on the
   position and the word-sense distribution). It judges at one `Stage`, which says both when the engine
   asks it and what of the candidate it may read.
+
+Either kind may instead rank: wrapped in `Soft(rule, weight)`, a rule that would reject adds `weight` to
+the candidate's penalty instead. The engine offers a word's candidates lowest penalty first, and the
+budget spends on the words whose best candidate has the lowest penalty first (then the most confident).
 
 A new rule is one new object (a subclass with `rejects`), added to a new recipe version; the engine
 needs no edit for it. Two class flags let the engine ask a rule less often without changing any answer:
@@ -51,6 +55,9 @@ class Position(NamedTuple):
     tokens: tuple[Token, ...]
     index: int
     frozen_spans: tuple[tuple[int, int], ...] = ()
+    # the caller's `wsd_context` (a question's paragraph), "" when none: rules that compare the text with
+    # its source read it
+    context: str = ""
 
     @property
     def token(self) -> Token:
@@ -99,6 +106,10 @@ class Stage(Enum):
       across texts (and persisted), so they must depend on nothing else.
       A synonym that a consistent earlier text already chose is not judged again at this stage.
     - FORM: as LEMMA, plus the written form (`form`, `inflected`); memoised likewise.
+    - SENSE: the word in its text and the sense WSD chose: `position`, `synset`, `senses` (the whole
+      distribution), with `name`, `form` and `confidence` empty; asked once per occurrence, after the
+      confidence threshold kept at least one synonym. A rejection leaves the word as it is: rules about
+      the sense itself (how sure WSD is, what kind of sense it is) belong here.
     - CONTEXT: everything, including `position`, `senses` and `confidence`; asked for every occurrence,
       after the confidence threshold and before the budget chooses which words change (and for a synonym
       carried over from a consistent earlier text, whose `senses` are then empty).
@@ -108,6 +119,7 @@ class Stage(Enum):
 
     LEMMA = "lemma"
     FORM = "form"
+    SENSE = "sense"
     CONTEXT = "context"
     EDIT = "edit"
 
@@ -118,7 +130,7 @@ class Candidate(NamedTuple):
     `word` is the original word lower-cased, `tag` its Penn tag, `lemma`/`pos` its WordNet lemma and part of
     speech, `synset` the sense the synonym comes from, `name` the synonym's WordNet lemma name
     ("soldier_of_fortune"), `form` what would be written (lower-case, words joined by spaces; inflected for
-    `tag` when `inflected`, else the lemma's words as they are). From the CONTEXT stage on, `position` is
+    `tag` when `inflected`, else the lemma's words as they are). From the SENSE stage on, `position` is
     where the word is, `senses` the word-sense distribution over every sense of the word (synset name,
     probability; in WordNet order; empty for a synonym carried over from a consistent earlier text) and
     `confidence` the probability that `form` is a synonym here. A NamedTuple for the reason `Position` is.
@@ -172,9 +184,10 @@ class PositionConstraint(Constraint):
 class CandidateConstraint(Constraint):
     """Which replacements are acceptable: `rejects` is True when `candidate` must not be written.
 
-    `stage` says when it is asked and what it may read (see `Stage`). A word whose every candidate is
-    rejected at the CONTEXT or EDIT stage is counted under the `reason` of the rule that rejected its
-    first-ranked candidate; one left without candidates at the LEMMA or FORM stage counts as "no-candidate".
+    `stage` says when it is asked and what it may read (see `Stage`). A word rejected at the SENSE stage,
+    or whose every candidate is rejected at the CONTEXT or EDIT stage, is counted under the `reason` of the
+    rule that rejected it (its first-ranked candidate); one left without candidates at the LEMMA or FORM
+    stage counts as "no-candidate".
     """
 
     stage: ClassVar[Stage] = Stage.CONTEXT
@@ -185,19 +198,59 @@ class CandidateConstraint(Constraint):
 
 
 @dataclass(frozen=True)
+class Soft(Constraint):
+    """A rule that ranks instead of rejecting: where `rule` would reject, the candidate's penalty grows by
+    `weight` (a position rule penalises every candidate of the word, a SENSE rule every candidate of the
+    sense, a CONTEXT rule the one candidate).
+
+    Why: some evidence (a synonym mostly used in another sense, a rarer word, a weak WSD margin) is too
+    often wrong to trust and too often right to forbid; as a penalty it makes the engine prefer the
+    candidates and words without it, and write them only where nothing better is left.
+    """
+
+    rule: Constraint
+    weight: float = 1.0
+
+    @property
+    def reason(self) -> str:  # type: ignore[override]
+        return self.rule.reason
+
+    def validate(self) -> None:
+        self.rule.validate()
+
+    def penalises(self, subject: Position | Candidate) -> bool:
+        """Whether the wrapped rule would reject `subject` (a Position for a position rule, else a Candidate)."""
+        return self.rule.rejects(subject)  # type: ignore[attr-defined,arg-type]
+
+    def describe(self) -> str:
+        return f"Soft({self.rule.describe()}, penalty={self.weight:g})"
+
+    def identity(self) -> str:
+        return f"Soft({self.rule.identity()}, {self.weight!r})"
+
+
+SOFT_STAGES = (Stage.SENSE, Stage.CONTEXT)
+
+
+@dataclass(frozen=True)
 class ConstraintPlan:
     """A recipe's constraints sorted by when the engine asks them (built once per recipe).
 
     `lexical_key` names the LEMMA and FORM constraints together, `position_key` the position constraints in
     their order: memoised (and persisted) verdicts are keyed by them, so two recipes share verdicts exactly
-    when those constraints are the same.
+    when those constraints are the same. `soft_position`, `soft_sense` and `soft_context` are the `Soft`
+    rules, by what they look at.
     """
 
     position: tuple[PositionConstraint, ...]
     lemma: tuple[CandidateConstraint, ...]
     form: tuple[CandidateConstraint, ...]
+    sense: tuple[CandidateConstraint, ...]
     context: tuple[CandidateConstraint, ...]
     edit: tuple[CandidateConstraint, ...]
+    soft_position: tuple[Soft, ...]
+    soft_sense: tuple[Soft, ...]
+    soft_context: tuple[Soft, ...]
     lexical_key: str
     position_key: str
     # For each i in 0..len(position): the non-WORD_ONLY position constraints before the i-th, to ask at
@@ -213,20 +266,43 @@ class ConstraintPlan:
 
     @classmethod
     def of(cls, constraints: Sequence[Constraint]) -> ConstraintPlan:
-        position = tuple(c for c in constraints if isinstance(c, PositionConstraint))
-        candidate = [c for c in constraints if isinstance(c, CandidateConstraint)]
-        for c in (*position, *candidate):
+        soft = tuple(c for c in constraints if isinstance(c, Soft))
+        hard = [c for c in constraints if not isinstance(c, Soft)]
+        position = tuple(c for c in hard if isinstance(c, PositionConstraint))
+        candidate = [c for c in hard if isinstance(c, CandidateConstraint)]
+        for c in (*position, *candidate, *soft):
             if not c.reason:
                 raise TypeError(f"constraint {c.describe()} needs a reason name (the key it is counted under)")
+        for s in soft:
+            inner = s.rule
+            if isinstance(inner, Soft) or not (
+                isinstance(inner, PositionConstraint) or (isinstance(inner, CandidateConstraint) and inner.stage in SOFT_STAGES)
+            ):
+                raise TypeError(f"{s.describe()}: only position rules and SENSE or CONTEXT candidate rules can rank")
         by_stage = {stage: tuple(c for c in candidate if c.stage is stage) for stage in Stage}
         lexical = by_stage[Stage.LEMMA] + by_stage[Stage.FORM]
         in_context = [tuple(c for c in position[:i] if not c.WORD_ONLY) for i in range(len(position) + 1)]
         return cls(
-            position, by_stage[Stage.LEMMA], by_stage[Stage.FORM], by_stage[Stage.CONTEXT], by_stage[Stage.EDIT],
-            _key("lexical", lexical), _key("position", position),
-            tuple(in_context), tuple(tuple(c for c in ask if not c.FROZEN_ONLY) for ask in in_context),
-            (*(c.reason for c in position), None),
+            position=position,
+            lemma=by_stage[Stage.LEMMA],
+            form=by_stage[Stage.FORM],
+            sense=by_stage[Stage.SENSE],
+            context=by_stage[Stage.CONTEXT],
+            edit=by_stage[Stage.EDIT],
+            soft_position=tuple(s for s in soft if isinstance(s.rule, PositionConstraint)),
+            soft_sense=tuple(s for s in soft if isinstance(s.rule, CandidateConstraint) and s.rule.stage is Stage.SENSE),
+            soft_context=tuple(s for s in soft if isinstance(s.rule, CandidateConstraint) and s.rule.stage is Stage.CONTEXT),
+            lexical_key=_key("lexical", lexical),
+            position_key=_key("position", position),
+            _ask_with_frozen=tuple(in_context),
+            _ask_without_frozen=tuple(tuple(c for c in ask if not c.FROZEN_ONLY) for ask in in_context),
+            _word_only_reasons=(*(c.reason for c in position), None),
         )
+
+    @property
+    def soft(self) -> bool:
+        """Whether any rule of the plan ranks (`Soft`)."""
+        return bool(self.soft_position or self.soft_sense or self.soft_context)
 
     def register(self) -> None:
         """Make this plan findable by its keys, for the memoised functions that are given only a key
@@ -234,7 +310,9 @@ class ConstraintPlan:
         _PLANS.setdefault(self.lexical_key, self)
         _PLANS.setdefault(self.position_key, self)
 
-    def rejection(self, tokens: tuple[Token, ...], index: int, frozen_spans: tuple[tuple[int, int], ...]) -> str | None:
+    def rejection(
+        self, tokens: tuple[Token, ...], index: int, frozen_spans: tuple[tuple[int, int], ...], context: str = ""
+    ) -> str | None:
         """The reason of the first position constraint (in recipe order) that rejects the word at `index`,
         or None when every one accepts it.
 
@@ -248,7 +326,7 @@ class ConstraintPlan:
             first = self._first_word_only[key] = _first_word_only_rejection(self.position_key, token.text, token.tag)
         ask = (self._ask_with_frozen if frozen_spans else self._ask_without_frozen)[first]
         if ask:
-            position = _new_tuple(Position, (tokens, index, frozen_spans))  # Position(...) without its wrapper
+            position = _new_tuple(Position, (tokens, index, frozen_spans, context))  # Position(...) without its wrapper
             for constraint in ask:
                 if constraint.rejects(position):
                     return constraint.reason
@@ -292,3 +370,14 @@ def first_rejection(constraints: Sequence[CandidateConstraint], candidate: Candi
         if constraint.rejects(candidate):
             return constraint
     return None
+
+
+def penalty(rules: Sequence[Soft], subject: Position | Candidate) -> tuple[float, tuple[str, ...]]:
+    """The summed weight of the `Soft` rules that penalise `subject`, and their reasons (in rule order)."""
+    total = 0.0
+    names: list[str] = []
+    for rule in rules:
+        if rule.penalises(subject):
+            total += rule.weight
+            names.append(rule.reason)
+    return total, tuple(names)

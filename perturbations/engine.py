@@ -1,5 +1,9 @@
-"""The substitution pass: tag, ask the recipe's constraints, disambiguate, propose candidates, spend the
-budget, apply the edits and record them with offsets in both strings.
+"""The substitution pass, in three steps: the search space (tag, ask the recipe's constraints,
+disambiguate, propose and rank candidates), the budget (which words change), and the edits (written and
+recorded with offsets in both strings).
+
+`search_space` and `apply_edits` are the first and last steps on their own, for callers that choose the
+edits themselves (an attack); `perturb_text` is the three together, so both see the same candidates.
 
 Pure given its arguments: the only randomness (tie-breaks, and word/synonym choice for variants > 0)
 comes from a generator derived from (seed, key, variant), so a text's result never depends on which
@@ -12,18 +16,21 @@ import hashlib
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from perturbations.constraints import (
     Candidate,
     CandidateConstraint,
+    ConstraintPlan,
     Position,
     Stage,
     first_rejection,
+    penalty,
     plan_for,
 )
+from perturbations.errors import InvalidEditError
 from perturbations.inflect import (
     POSSESSIVES,
     agree_article,
@@ -34,6 +41,7 @@ from perturbations.inflect import (
 )
 from perturbations.lexicon import lemma_of, sense_names, synset_lemmas, wn_pos
 from perturbations.records import Perturbation, Substitution, Token
+from perturbations.space import EditPosition, Replacement, SearchSpace
 from perturbations.store import persistent
 from perturbations.text import is_word, tag
 from perturbations.wsd import bag, choose, context_bag, posterior_names
@@ -103,28 +111,6 @@ def _synonym_mass(form: str, tag_: str, dist: list[tuple[str, float]]) -> float:
     return min(1.0, total)
 
 
-Replacement = tuple[str, str, bool, float]  # (lemma name, form, inflected, confidence)
-
-
-@dataclass(frozen=True)
-class _Option:
-    """A word that may change: its sense, confidence and ranked replacements."""
-
-    index: int
-    lemma: str
-    pos: str
-    synset: str
-    confidence: float
-    replacements: tuple[Replacement, ...]  # ranked by cntlist
-    senses: tuple[tuple[str, float], ...] = ()  # the WSD distribution; empty for a carried-over synonym
-    forced: bool = False
-
-    @property
-    def group(self) -> tuple[str, str]:
-        """Occurrences of the same lemma and POS in one text change together, to the same synonym."""
-        return (self.lemma, self.pos)
-
-
 def _strip_article(phrase: str) -> str:
     """The word of a substitution whose record also covers a re-agreed "a"/"an" before it, or a
     possessive after it ("men's" -> "adult males'")."""
@@ -167,6 +153,50 @@ def _consistency_maps(
     return edited, kept
 
 
+def search_space(
+    recipe: Recipe,
+    text: str,
+    *,
+    frozen_spans: Sequence[tuple[int, int]] = (),
+    wsd_context: str | None = None,
+    consistent_with: Sequence[Perturbation] = (),
+) -> SearchSpace:
+    """Every word of `text` that `recipe` may edit, with every replacement its constraints allow, ranked
+    (see `SearchSpace`); the arguments mean what they mean for `Recipe.perturb`. No randomness is involved:
+    the seed and variant only matter to the budget."""
+    frozen = tuple(frozen_spans)
+    tokens = tag(text)
+    if not tokens:
+        return SearchSpace(recipe.ident, text, tokens, frozen, (), (), 0)
+    tf, plan = recipe.transformation, recipe.plan
+    plan.register()
+    skipped: Counter[str] = Counter()
+    context = bag(t.text for t in tokens)  # the question's words are already tokenized
+    if wsd_context and tf.use_context:
+        context = context | context_bag(wsd_context)
+    source = wsd_context or ""
+    edited, kept = _consistency_maps(consistent_with) if consistent_with else ({}, set())
+    edit_rules = plan.edit_constraints(frozen)
+
+    positions: list[EditPosition] = []
+    n_words = 0
+    for i, tok in enumerate(tokens):
+        if not is_word(tok.text):
+            continue
+        n_words += 1
+        reason = plan.rejection(tokens, i, frozen, source)
+        if reason is None:
+            found = _position(recipe, tokens, i, frozen, source, context, edited, kept, edit_rules)
+            if not isinstance(found, str):
+                positions.append(found)
+                continue
+            reason = found
+        skipped[reason] += 1
+    return SearchSpace(
+        recipe.ident, text, tokens, frozen, tuple(positions), tuple(sorted((k, v) for k, v in skipped.items() if v)), n_words
+    )
+
+
 def perturb_text(
     recipe: Recipe,
     text: str,
@@ -178,62 +208,89 @@ def perturb_text(
     consistent_with: Sequence[Perturbation] = (),
     variant: int = 0,
 ) -> Perturbation:
-    """Apply `recipe` to `text`; see Recipe.perturb for the contract."""
-    ident = recipe.ident
-    tokens = tag(text)
-    if not tokens:
-        return Perturbation(original=text, perturbed=text, recipe=ident)
-    tf, plan, budget = recipe.transformation, recipe.plan, recipe.budget
-    plan.register()
-    skipped: Counter[str] = Counter()
-    frozen = tuple(frozen_spans)
-    context = bag(t.text for t in tokens)  # the question's words are already tokenized
-    if wsd_context and tf.use_context:
-        context = context | context_bag(wsd_context)
-    edited, kept = _consistency_maps(consistent_with) if consistent_with else ({}, set())
-
-    options: list[_Option] = []
-    n_words = 0
-    for i, tok in enumerate(tokens):
-        if not is_word(tok.text):
-            continue
-        n_words += 1
-        reason = plan.rejection(tokens, i, frozen)
-        if reason is None:
-            found = _option(recipe, tokens, i, frozen, context, edited, kept)
-            if not isinstance(found, str):
-                options.append(found)
-                continue
-            reason = found
-        skipped[reason] += 1
-
+    """Apply `recipe` to `text`: its search space, its budget, then the edits (see Recipe.perturb)."""
+    space = search_space(recipe, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
+    if not space.tokens:
+        return Perturbation(original=text, perturbed=text, recipe=recipe.ident)
+    budget = recipe.budget
+    skipped: Counter[str] = Counter(dict(space.skipped))
+    options = space.all_positions
     # generators are made only when drawn from: most texts never need one
-    chosen = _spend_budget(options, n_words, budget, rng_for(seed, key, variant), variant) if options else []
+    chosen = _spend_budget(list(options), space.words, budget, rng_for(seed, key, variant), variant) if options else []
     skipped["budget"] += len(options) - len(chosen)
-    subs = _apply(text, tokens, chosen, frozen, plan.edit_constraints(frozen), variant, seed, key, skipped)
-    if len(subs) < budget.min_substitutions:
-        skipped["budget"] += len(subs)
-        subs = []
-    new_text, records = _render(text, subs)
+    picks = _pick_replacements(chosen, variant, seed, key, skipped)
+    if len(picks) < budget.min_substitutions:
+        skipped["budget"] += len(picks)
+        picks = []
+    return _write(space, picks, skipped)
+
+
+def apply_edits(
+    space: SearchSpace, edits: Mapping[int, Replacement | str] | Iterable[tuple[int, Replacement | str]]
+) -> Perturbation:
+    """The text of `space` with exactly these edits: token index of an `EditPosition` -> one of its
+    `candidates` (or its lemma name or form). Written as `perturb_text` writes its own choices (case kept,
+    "a"/"an" and a possessive re-agreed, the same records), so an edit found by a search is the edit a
+    build would write. Nothing else changes: occurrences of the same word are edited only where asked.
+
+    `skipped` of the result is the space's, plus "budget" for every position left alone. Raises
+    InvalidEditError for a word the recipe may not edit, a replacement it does not allow there, or a
+    word given twice."""
+    items = list(edits.items()) if isinstance(edits, Mapping) else list(edits)
+    picks: list[tuple[EditPosition, Replacement]] = []
+    seen: set[int] = set()
+    for index, choice in items:
+        if index in seen:
+            raise InvalidEditError(f"word {index} of {space.text!r} is edited twice; give one replacement per word")
+        seen.add(index)
+        try:
+            position = space.position(index)
+        except KeyError:
+            raise InvalidEditError(
+                f"word {index} of {space.text!r} is not one {space.recipe} may edit; choose among the positions of its search space"
+            ) from None
+        picks.append((position, _allowed(position, choice, space.recipe)))
+    skipped: Counter[str] = Counter(dict(space.skipped))
+    skipped["budget"] += len(space.all_positions) - len(picks)
+    return _write(space, picks, skipped)
+
+
+def _allowed(position: EditPosition, choice: Replacement | str, recipe: str) -> Replacement:
+    """The writable replacement of `position` that `choice` names (itself, its lemma name or its form)."""
+    for r in position.candidates:
+        if r == choice or (isinstance(choice, str) and choice in (r.name, r.form)):
+            return r
+    allowed = ", ".join(r.form for r in position.candidates) or "none"
+    shown = choice.form if isinstance(choice, Replacement) else choice
+    raise InvalidEditError(f"{recipe} does not allow {shown!r} for {position.word!r} (word {position.index}); allowed: {allowed}")
+
+
+def _write(space: SearchSpace, picks: Sequence[tuple[EditPosition, Replacement]], skipped: Counter[str]) -> Perturbation:
+    """The Perturbation that writes `picks` into the space's text."""
+    new_text, records = _render(space.text, [_edit_for(space.text, space.tokens, p, r) for p, r in picks])
+    penalised = Counter(name for _, r in picks for name in r.penalties)
     return Perturbation(
-        original=text,
+        original=space.text,
         perturbed=new_text,
         substitutions=records,
         skipped=tuple(sorted((k, v) for k, v in skipped.items() if v)),
-        recipe=ident,
+        recipe=space.recipe,
+        penalties=tuple(sorted(penalised.items())),
     )
 
 
-def _option(
+def _position(
     recipe: Recipe,
     tokens: tuple[Token, ...],
     index: int,
     frozen: tuple[tuple[int, int], ...],
+    source: str,
     context: frozenset[str],
     edited: dict[tuple[str, str], tuple[str, str, float]],
     kept: set[tuple[str, str]],
-) -> _Option | str:
-    """The word at `index` as an option for the budget, or the reason it stays as it is.
+    edit_rules: tuple[CandidateConstraint, ...],
+) -> EditPosition | str:
+    """The word at `index` as a position the recipe may edit, or the reason it stays as it is.
 
     Its position constraints have accepted it; the transformation now needs its lemma, a sense chosen by
     WSD, and synonyms of that sense that the candidate constraints accept with enough confidence."""
@@ -246,12 +303,18 @@ def _option(
         return "no-sense"
     if (lemma, pos) in edited:
         name, syn_name, conf = edited[(lemma, pos)]
-        carried = _synonym(low, tag_, lemma, pos, syn_name, name, Position(tokens, index, frozen), conf)
-        rule = first_rejection(plan.form, carried) or first_rejection(plan.context, carried)
+        where = Position(tokens, index, frozen, source)
+        carried = _synonym(low, tag_, lemma, pos, syn_name, name, where, conf)
+        rule = (
+            first_rejection(plan.form, carried)
+            or first_rejection(plan.sense, _sense_candidate(carried))
+            or first_rejection(plan.context, carried)
+        )
         if rule is not None:
             return "consistency" if rule.stage is Stage.FORM else rule.reason
-        replacement = (name, carried.form, carried.inflected, conf)
-        return _Option(index, lemma, pos, syn_name, conf, (replacement,), forced=True)
+        ranked = _rank(plan, where, _sense_candidate(carried), [carried])
+        replacements = _replacements(edit_rules, ranked, ())
+        return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn_name, conf, replacements, forced=True)
     if (lemma, pos) in kept:
         return "consistency"
     word_senses = sense_names(lemma, pos)
@@ -265,58 +328,97 @@ def _option(
     cands = _candidate_forms(key, syn, tag_, low, lemma)
     if not cands:
         return "no-candidate"
-    scored = [(name, form, inflected, _synonym_mass(form, tag_, dist)) for name, form, inflected in cands]
-    sure = [c for c in scored if c[3] >= tf.threshold]
+    senses = tuple(dist)
+    sure = [
+        Candidate(low, tag_, lemma, pos, syn, name, form, inflected, None, senses, conf)
+        for name, form, inflected in cands
+        if (conf := _synonym_mass(form, tag_, dist)) >= tf.threshold
+    ]
     if not sure:
         return "low-confidence"
+    if not (plan.sense or plan.context or plan.soft or edit_rules):  # nothing looks at the place: no Position needed
+        best = max(c.confidence for c in sure)  # type: ignore[type-var]
+        replacements = tuple(Replacement(c.name, c.form, c.inflected, c.confidence) for c in sure)  # type: ignore[arg-type]
+        return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]
+    where = Position(tokens, index, frozen, source)
+    sure = [c._replace(position=where) for c in sure]
+    sense = _sense_candidate(sure[0])
+    if plan.sense:
+        rule = first_rejection(plan.sense, sense)
+        if rule is not None:
+            return rule.reason
     if plan.context:
-        position = Position(tokens, index, frozen)
-        judged = [(c, _judge(plan.context, position, lemma, pos, syn, c, dist)) for c in sure]
+        judged = [(c, first_rejection(plan.context, c)) for c in sure]
         sure = [c for c, rule in judged if rule is None]
         if not sure:
             return judged[0][1].reason  # type: ignore[union-attr]  # every candidate has a rule here
-    return _Option(index, lemma, pos, syn, max(c[3] for c in sure), tuple(sure), tuple(dist))
+    ranked = _rank(plan, where, sense, sure)
+    best = max(c.confidence for c in sure)  # type: ignore[type-var]
+    replacements = _replacements(edit_rules, ranked, senses)
+    return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]
 
 
-def _judge(
-    constraints: tuple[CandidateConstraint, ...],
-    position: Position,
-    lemma: str,
-    pos: str,
-    synset: str,
-    replacement: Replacement,
-    senses: Sequence[tuple[str, float]],
-) -> CandidateConstraint | None:
-    """The first of `constraints` (CONTEXT or EDIT stage) that rejects one replacement of the word at
-    `position`, or None."""
-    name, form, inflected, conf = replacement
-    token = position.tokens[position.index]
-    candidate = Candidate(
-        token.text.lower(), token.tag, lemma, pos, synset, name, form, inflected, position, tuple(senses), conf
-    )
-    return first_rejection(constraints, candidate)
+def _sense_candidate(candidate: Candidate) -> Candidate:
+    """What a SENSE-stage rule sees of a word: the candidate without its synonym."""
+    return candidate._replace(name="", form="", inflected=False, confidence=None)
+
+
+def _rank(
+    plan: ConstraintPlan, where: Position, sense: Candidate, candidates: list[Candidate]
+) -> list[tuple[Candidate, float, tuple[str, ...]]]:
+    """The candidates with their soft-rule penalties (the word's, the sense's and their own), lowest
+    penalty first, then in their given order (cntlist rank)."""
+    if not plan.soft:
+        return [(c, 0.0, ()) for c in candidates]
+    word_penalty, word_names = penalty(plan.soft_position, where)
+    sense_penalty, sense_names_ = penalty(plan.soft_sense, sense)
+    scored = []
+    for k, c in enumerate(candidates):
+        own, names = penalty(plan.soft_context, c)
+        scored.append((word_penalty + sense_penalty + own, k, c, word_names + sense_names_ + names))
+    scored.sort(key=lambda row: (row[0], row[1]))
+    return [(c, total, names) for total, _, c, names in scored]
+
+
+def _replacements(
+    edit_rules: tuple[CandidateConstraint, ...],
+    ranked: list[tuple[Candidate, float, tuple[str, ...]]],
+    senses: tuple[tuple[str, float], ...],
+) -> tuple[Replacement, ...]:
+    """Replacement records, each with the EDIT-stage rule that blocks it at its place (if any)."""
+    out = []
+    for c, total, names in ranked:
+        blocked = None
+        if edit_rules:
+            rule = first_rejection(edit_rules, c._replace(senses=senses))
+            blocked = rule.reason if rule is not None else None
+        out.append(Replacement(c.name, c.form, c.inflected, c.confidence, total, names, blocked))  # type: ignore[arg-type]
+    return tuple(out)
 
 
 def _spend_budget(
-    options: list[_Option], n_words: int, budget: Budget, rng: random.Random, variant: int
-) -> list[_Option]:
-    """Keep the forced (consistency) edits, then the most confident words up to the budget.
+    options: list[EditPosition], n_words: int, budget: Budget, rng: random.Random, variant: int
+) -> list[EditPosition]:
+    """Keep the forced (consistency) edits, then the best words up to the budget: lowest soft-rule
+    penalty first, then the most confident.
 
     The budget counts distinct words (lemma and POS): every occurrence of a chosen word changes.
-    Variant 0 takes the most confident words (ties broken by the generator); other variants sample
-    words without replacement with probability growing with confidence (Efraimidis-Spirakis keys).
+    Variant 0 takes the best words (ties broken by the generator); other variants sample words without
+    replacement with probability growing with confidence (Efraimidis-Spirakis keys), lowest penalty first.
     """
     limit = min(budget.max_substitutions, max(budget.min_substitutions, math.floor(budget.rate * n_words + 1e-9)))
     forced_groups = {o.group for o in options if o.forced}
     confidence: dict[tuple[str, str], float] = {}
+    penalties: dict[tuple[str, str], float] = {}
     for o in options:
         if o.group not in forced_groups:
             confidence[o.group] = max(confidence.get(o.group, 0.0), o.confidence)
+            penalties[o.group] = min(penalties.get(o.group, math.inf), o.penalty)
     groups = sorted(confidence)  # a fixed order before drawing, so draws do not depend on dict order
     if variant == 0:
-        keyed = [((-confidence[g], rng.random()), g) for g in groups]
+        keyed = [((penalties[g], -confidence[g], rng.random()), g) for g in groups]
     else:
-        keyed = [((-(rng.random() ** (1.0 / max(confidence[g], 1e-6))), 0.0), g) for g in groups]
+        keyed = [((penalties[g], -(rng.random() ** (1.0 / max(confidence[g], 1e-6))), 0.0), g) for g in groups]
     keyed.sort(key=lambda x: x[0])
     room = max(0, limit - len(forced_groups))
     keep = forced_groups | {g for _, g in keyed[:room]}
@@ -334,58 +436,53 @@ class _Edit:
     confidence: float
 
 
-def _apply(
-    text: str,
-    tokens: tuple[Token, ...],
-    chosen: list[_Option],
-    frozen: tuple[tuple[int, int], ...],
-    edit_constraints: tuple[CandidateConstraint, ...],
-    variant: int,
-    seed: int,
-    key: str,
-    skipped: Counter[str],
-) -> list[_Edit]:
-    """Choose each word's replacement (case kept), the first its EDIT constraints accept, and re-agree a
-    preceding a/an and a following possessive with it."""
-    edits: list[_Edit] = []
+def _pick_replacements(
+    chosen: list[EditPosition], variant: int, seed: int, key: str, skipped: Counter[str]
+) -> list[tuple[EditPosition, Replacement]]:
+    """Each chosen word's replacement: the first (variant 0; another variant starts at a drawn rank) that
+    can be written there, the same synonym for every occurrence of a word. A word left with none is
+    counted under the reason that blocked its first-ranked replacement."""
+    picks: list[tuple[EditPosition, Replacement]] = []
     pick: random.Random | None = None
     group_choice: dict[tuple[str, str], str] = {}  # the synonym (lemma name) each word got
     for opt in sorted(chosen, key=lambda o: o.index):
-        tok = tokens[opt.index]
         order = list(opt.replacements)
         if opt.group in group_choice:
-            order = [r for r in order if r[0] == group_choice[opt.group]]
+            order = [r for r in order if r.name == group_choice[opt.group]]
         elif variant and len(order) > 1:
             if pick is None:
                 pick = rng_for(seed, key + "#synonym", variant)
             first = pick.randrange(len(order))
             order = order[first:] + order[:first]
-        article = article_before(tokens, opt.index)
-        position = Position(tokens, opt.index, frozen) if edit_constraints else None
         first_reason = "consistency"  # when no replacement is left to try
         for rank, replacement in enumerate(order):
-            if position is not None:
-                rule = _judge(edit_constraints, position, opt.lemma, opt.pos, opt.synset, replacement, opt.senses)
-                if rule is not None:
-                    if rank == 0:
-                        first_reason = rule.reason
-                    continue
-            name, form, _inflected, conf = replacement
-            new_word = match_case(tok.text, form)
-            start, end, new_text = tok.start, tok.end, new_word
-            clitic = possessive_clitic(tokens, opt.index, new_word)
-            if clitic is not None:
-                end, new_text = clitic.end, new_word + clitic.text[0]
-            if article is not None:
-                new_article = agree_article(article.text, new_word)
-                if new_article != article.text:
-                    start, new_text = article.start, new_article + text[article.end : tok.start] + new_text
-            edits.append(_Edit(start, end, new_text, tok.start, tok.tag, opt.synset, conf))
-            group_choice.setdefault(opt.group, name)
+            if replacement.blocked is not None:
+                if rank == 0:
+                    first_reason = replacement.blocked
+                continue
+            picks.append((opt, replacement))
+            group_choice.setdefault(opt.group, replacement.name)
             break
         else:
             skipped[first_reason] += 1
-    return edits
+    return picks
+
+
+def _edit_for(text: str, tokens: tuple[Token, ...], position: EditPosition, replacement: Replacement) -> _Edit:
+    """The edit that writes `replacement` over the word (case kept), re-agreeing a preceding a/an and a
+    following possessive with it."""
+    tok = tokens[position.index]
+    new_word = match_case(tok.text, replacement.form)
+    start, end, new_text = tok.start, tok.end, new_word
+    clitic = possessive_clitic(tokens, position.index, new_word)
+    if clitic is not None:
+        end, new_text = clitic.end, new_word + clitic.text[0]
+    article = article_before(tokens, position.index)
+    if article is not None:
+        new_article = agree_article(article.text, new_word)
+        if new_article != article.text:
+            start, new_text = article.start, new_article + text[article.end : tok.start] + new_text
+    return _Edit(start, end, new_text, tok.start, tok.tag, position.synset, replacement.confidence)
 
 
 def _render(text: str, edits: list[_Edit]) -> tuple[str, tuple[Substitution, ...]]:

@@ -52,3 +52,8 @@ class UnknownRecipeVersionError(UnknownRecipeError):
 class RecipeRegistrationError(PerturbationError):
     """A recipe that cannot be registered: a malformed name or version, or a (name, version) already taken
     (a published version never changes; a changed recipe is a new version)."""
+
+
+class InvalidEditError(PerturbationError):
+    """An edit that a search space does not allow: a word the recipe may not edit, a replacement it does
+    not offer there, or one word edited twice."""

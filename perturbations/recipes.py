@@ -17,11 +17,13 @@ from perturbations.constraints import (
     CandidateConstraint,
     Constraint,
     ConstraintPlan,
+    Soft,
     Stage,
 )
-from perturbations.engine import perturb_text
+from perturbations.engine import perturb_text, search_space
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation
+from perturbations.space import SearchSpace
 from perturbations.wsd import METHODS
 
 FIELDS = frozenset({"question", "context"})
@@ -143,8 +145,12 @@ class Recipe:
         lines.append(f"  (transformation) {self.transformation.describe()}")
         lines.append("  (constraints)")
         for c in self.constraints:
-            kind = f"candidate, {c.stage.value}" if isinstance(c, CandidateConstraint) else "position"
-            lines.append(f"    ({kind}) {c.describe()} -> {c.reason}")
+            rule = c.rule if isinstance(c, Soft) else c
+            kind = f"candidate, {rule.stage.value}" if isinstance(rule, CandidateConstraint) else "position"
+            if isinstance(c, Soft):
+                lines.append(f"    ({kind}, ranks) {c.describe()} -> penalised: {c.reason}")
+            else:
+                lines.append(f"    ({kind}) {c.describe()} -> {c.reason}")
         lines.append(f"  (budget) {self.budget.describe()}")
         return "\n".join(lines) + "\n)"
 
@@ -173,9 +179,16 @@ class Recipe:
 
     def reasons(self) -> tuple[str, ...]:
         """Every reason name a word can be counted under in `Perturbation.skipped` with this recipe."""
-        counted = (Stage.CONTEXT, Stage.EDIT)  # LEMMA and FORM rejections count as "no-candidate"
-        named = [c.reason for c in self.constraints if not isinstance(c, CandidateConstraint) or c.stage in counted]
+        counted = (Stage.SENSE, Stage.CONTEXT, Stage.EDIT)  # LEMMA and FORM rejections count as "no-candidate"
+        named = [
+            c.reason for c in self.constraints
+            if not isinstance(c, Soft) and (not isinstance(c, CandidateConstraint) or c.stage in counted)
+        ]
         return tuple(dict.fromkeys([*named, *TRANSFORMATION_REASONS, *ENGINE_REASONS]))
+
+    def penalty_reasons(self) -> tuple[str, ...]:
+        """The reason names of the recipe's soft rules (the keys of `Perturbation.penalties`), in order."""
+        return tuple(dict.fromkeys(c.reason for c in self.constraints if isinstance(c, Soft)))
 
     def with_overrides(self, **overrides: Any) -> Recipe:
         """A copy with some parameters changed (validated); the name and version stay."""
@@ -235,3 +248,15 @@ class Recipe:
             self, text, seed=seed, key=key, frozen_spans=frozen_spans, wsd_context=wsd_context,
             consistent_with=consistent_with, variant=variant,
         )
+
+    def search_space(
+        self,
+        text: str,
+        *,
+        frozen_spans: Sequence[tuple[int, int]] = (),
+        wsd_context: str | None = None,
+        consistent_with: Sequence[Perturbation] = (),
+    ) -> SearchSpace:
+        """Every word of `text` this recipe may edit, with every replacement it allows, ranked: what
+        `perturb` spends its budget on (see `perturbations.search_space`)."""
+        return search_space(self, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)

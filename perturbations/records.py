@@ -73,7 +73,9 @@ class Perturbation:
     the other; `recipe` is the "name@version" that made it.
 
     `skipped` counts, per reason (e.g. "proper-noun", "stopword", "low-confidence"), the words that
-    were considered and left alone; it feeds the build summary.
+    were considered and left alone; it feeds the build summary. `penalties` counts, per soft rule of the
+    recipe (one that ranks instead of rejecting), the substitutions written although that rule penalised
+    them (empty for recipes without soft rules).
     """
 
     original: str
@@ -81,6 +83,7 @@ class Perturbation:
     substitutions: tuple[Substitution, ...] = ()
     skipped: tuple[tuple[str, int], ...] = field(default=())
     recipe: str = ""
+    penalties: tuple[tuple[str, int], ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -88,6 +91,9 @@ class Perturbation:
 
     def skipped_counts(self) -> dict[str, int]:
         return dict(self.skipped)
+
+    def penalty_counts(self) -> dict[str, int]:
+        return dict(self.penalties)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON record `robustqa perturb --json` prints: "text" is the original, as it always was."""

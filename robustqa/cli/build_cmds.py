@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
