@@ -192,7 +192,7 @@ def attack_examples(examples: list[QAExample], recipe: perturbations.Recipe, ora
         elif scored.margin <= FLIP_MARGIN:
             status[ex.id] = RIGHT_BY_A_HAIR
         else:
-            space = search_space(recipe, ex.question, seed=config.seed, key=ex.id, wsd_context=ex.context)
+            space = search_space(recipe, ex.question, wsd_context=ex.context)
             spaces[ex.id] = space
             limits[ex.id] = config.max_edits if config.max_edits is not None else space.limit
             searches[ex.id] = search(space, budget=config.budget, max_edits=limits[ex.id], beam=config.beam)

@@ -1,21 +1,21 @@
-"""The attack's view of a recipe: every word it may change, with every valid replacement, and a way to
-apply any chosen set of them.
+"""The attack's view of a recipe's search space: every word it may change, with every valid replacement,
+and a way to apply any chosen set of them.
 
-This is the only module of the attack that talks to the engine, so that the search never depends on how
-the engine is organised inside. A slot is what the engine's budget counts as one edit: every occurrence of
-one lemma and part of speech in the question (they always change together, to the same synonym). A slot's
-choices are all the replacements the recipe accepts for it (the same candidates, senses, confidence
-threshold and constraints `build-dataset` uses, every rank, not only the first), each checked by applying
-it alone, so that a choice the edit-stage rules would refuse never reaches the model.
+This is the only module of the attack that talks to the engine (`perturbations.search_space` and
+`perturbations.apply_edits`, the functions `build-dataset` itself spends its budget through), so the search
+never depends on how the engine is organised. A slot is what the engine's budget counts as one edit: every
+occurrence of one lemma and part of speech in the question; they change together, to the same synonym,
+as in a build. A slot's choices are the replacements the recipe allows at its first occurrence, every
+rank, not only the first, but only those of the lowest soft-rule penalty among them (the tier a build
+writes for that word): a replacement the recipe's soft rules rank down is one a build would not write
+while a better one exists, and an attack must not win with edits the recipe itself distrusts.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import perturbations
 from perturbations.records import Perturbation
@@ -23,12 +23,12 @@ from perturbations.records import Perturbation
 
 @dataclass(frozen=True)
 class Choice:
-    """One replacement of one slot: `rank` 0 is the one `build-dataset` would pick."""
+    """One replacement of one slot: `rank` 0 is the one `build-dataset` would write for that word."""
 
     slot: int
     rank: int
     name: str  # the WordNet lemma name (what keeps every occurrence of the slot consistent)
-    form: str  # the replacement as written for the first occurrence
+    form: str  # the replacement as written (lower case; the word's case is applied when written)
     confidence: float
 
 
@@ -43,6 +43,7 @@ class Slot:
     pos: str  # Penn tag of the first occurrence
     synset: str  # the sense the recipe's disambiguation chose
     choices: tuple[Choice, ...]
+    occurrences: tuple[int, ...] = ()  # token indices of every occurrence (engine positions)
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Space:
     slots: tuple[Slot, ...]
     limit: int  # distinct words the recipe's budget lets change in this text
     min_edits: int  # fewer edits than this leave the text unchanged under the recipe
-    _engine: Any = field(default=None, repr=False, compare=False)  # what `apply_choices` needs of the engine
+    engine_space: perturbations.SearchSpace | None = field(default=None, repr=False, compare=False)
 
     @property
     def choices(self) -> tuple[Choice, ...]:
@@ -65,87 +66,43 @@ class Space:
         return sum(len(slot.choices) for slot in self.slots)
 
 
-@dataclass(frozen=True)
-class _EngineState:
-    recipe: perturbations.Recipe
-    tokens: tuple[Any, ...]
-    options: tuple[Any, ...]  # the engine's per-occurrence options, grouped by slot below
-    frozen: tuple[tuple[int, int], ...]
+def budget_limit(recipe: perturbations.Recipe, words: int) -> int:
+    """Distinct words the recipe's budget lets change in a text of `words` words (as the engine counts)."""
+    budget = recipe.budget
+    return min(budget.max_substitutions, max(budget.min_substitutions, math.floor(budget.rate * words + 1e-9)))
 
 
-def search_space(
-    recipe: perturbations.Recipe,
-    text: str,
-    *,
-    seed: int,
-    key: str,
-    wsd_context: str | None = None,
-    frozen_spans: Sequence[tuple[int, int]] = (),
-) -> Space:
-    """The slots of `text` under `recipe`, in text order, each with every replacement that applies alone."""
-    from perturbations import engine
-    from perturbations.text import is_word, tag
-    from perturbations.wsd import bag, context_bag
-
-    tokens = tag(text)
-    plan, tf, budget = recipe.plan, recipe.transformation, recipe.budget
-    plan.register()
-    frozen = tuple(frozen_spans)
-    context = bag(t.text for t in tokens)
-    if wsd_context and tf.use_context:
-        context = context | context_bag(wsd_context)
-    options = []
-    n_words = 0
-    for i, tok in enumerate(tokens):
-        if not is_word(tok.text):
-            continue
-        n_words += 1
-        if plan.rejection(tokens, i, frozen) is None:
-            found = engine._option(recipe, tokens, i, frozen, context, {}, set())
-            if not isinstance(found, str):
-                options.append(found)
-    limit = min(budget.max_substitutions, max(budget.min_substitutions, math.floor(budget.rate * n_words + 1e-9)))
-    state = _EngineState(recipe, tokens, tuple(options), frozen)
+def search_space(recipe: perturbations.Recipe, text: str, *, wsd_context: str | None = None, frozen_spans: Sequence[tuple[int, int]] = ()) -> Space:
+    """The slots of `text` under `recipe`, in text order, each with its valid replacements, ranked."""
+    space = perturbations.search_space(recipe, text, frozen_spans=tuple(frozen_spans), wsd_context=wsd_context)
     slots: list[Slot] = []
-    slot_groups: list[tuple[str, str]] = []
-    for group in dict.fromkeys(o.group for o in options):
-        first = next(o for o in options if o.group == group)
-        tok = tokens[first.index]
-        choices: list[Choice] = []
-        for name, form, _inflected, conf in first.replacements:
-            if _apply(state, text, {group: name}).substitutions:
-                choices.append(Choice(len(slots), len(choices), name, form, conf))
-        if choices:
-            slots.append(Slot(len(slots), tok.text, tok.start, tok.end, tok.tag, first.synset, tuple(choices)))
-            slot_groups.append(group)
-    return Space(text, recipe.ident, tuple(slots), limit, budget.min_substitutions, (state, tuple(slot_groups)))
+    for group in dict.fromkeys(p.group for p in space.positions):
+        occurrences = [p for p in space.positions if p.group == group]
+        first = occurrences[0]
+        candidates = first.candidates
+        best = min(r.penalty for r in candidates)
+        choices = tuple(
+            Choice(len(slots), rank, r.name, r.form, r.confidence) for rank, r in enumerate(r for r in candidates if r.penalty <= best)
+        )
+        slots.append(Slot(len(slots), first.word, first.start, first.end, first.tag, first.synset, choices, tuple(p.index for p in occurrences)))
+    return Space(text, recipe.ident, tuple(slots), budget_limit(recipe, space.words), recipe.budget.min_substitutions, space)
 
 
 def apply_choices(space: Space, choices: Sequence[Choice]) -> Perturbation:
-    """The text with `choices` (at most one per slot) applied, recorded as the engine records any edit."""
-    state, slot_groups = space._engine
-    names: dict[tuple[str, str], str] = {}
+    """The text with `choices` (at most one per slot) applied at every occurrence of each slot's word that
+    can take the same synonym, written as a build writes it."""
+    engine_space = space.engine_space
+    if engine_space is None:
+        raise ValueError("this space was not made by search_space")
+    edits: dict[int, perturbations.Replacement] = {}
+    used: set[int] = set()
     for choice in choices:
-        group = slot_groups[choice.slot]
-        if group in names:
+        if choice.slot in used:
             raise ValueError(f"two choices for slot {choice.slot} of {space.text!r}")
-        names[group] = choice.name
-    return _apply(state, space.text, names)
-
-
-def _apply(state: _EngineState, text: str, names: dict[tuple[str, str], str]) -> Perturbation:
-    """The engine's own edit step on the options of the chosen groups, each restricted to its chosen lemma."""
-    from dataclasses import replace
-
-    from perturbations import engine
-
-    chosen = []
-    for option in state.options:
-        name = names.get(option.group)
-        replacements = tuple(r for r in option.replacements if r[0] == name) if name is not None else ()
-        if replacements:
-            chosen.append(replace(option, replacements=replacements))
-    plan = state.recipe.plan
-    edits = engine._apply(text, state.tokens, chosen, state.frozen, plan.edit_constraints(state.frozen), 0, 0, "", Counter())
-    new_text, records = engine._render(text, edits)
-    return Perturbation(original=text, perturbed=new_text, substitutions=records, recipe=state.recipe.ident)
+        used.add(choice.slot)
+        for index in space.slots[choice.slot].occurrences:
+            position = engine_space.position(index)
+            same = next((r for r in position.candidates if r.name == choice.name), None)
+            if same is not None:
+                edits[index] = same
+    return perturbations.apply_edits(engine_space, edits)
