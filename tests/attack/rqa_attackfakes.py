@@ -55,9 +55,10 @@ def write_document(path: Path) -> Path:
     return path
 
 
-def fake_margin(qid: str, question: str) -> float:
-    base = -1.0 if qid.split("#")[0] in WRONG_ON_CLEAN else 2.0
-    return base - sum(FRAGILE.get(word, 0.0) for word in re.findall(r"[a-z]+", question.lower()))
+def fake_margin(qid: str, question: str, fragile: dict[str, float] | None = None) -> float:
+    base = -1.0 if qid in WRONG_ON_CLEAN else 2.0
+    weights = FRAGILE if fragile is None else fragile
+    return base - sum(weights.get(word, 0.0) for word in re.findall(r"[a-z]+", question.lower()))
 
 
 def fake_answer(example: Any, margin: float) -> str:
@@ -75,6 +76,7 @@ class FakeQA:
     fingerprint: str = "fake:1"
     model_fingerprint: str = "fake:1"
     fail_after: int | None = None
+    fragile: dict[str, float] | None = None  # FRAGILE when None
     asked: list[tuple[str, str]] = field(default_factory=list)
     calls: int = 0
 
@@ -85,7 +87,7 @@ class FakeQA:
         out = []
         for q in queries:
             self.asked.append(q.key)
-            margin = fake_margin(q.qid, q.question)
+            margin = fake_margin(q.qid, q.question, self.fragile)
             text = fake_answer(q.example, margin)
             out.append(Scored(text, -margin, is_right(text, q.example), margin))
         return out
@@ -93,6 +95,6 @@ class FakeQA:
     def predict(self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None) -> dict[str, Prediction]:
         out = {}
         for ex in examples:
-            margin = fake_margin(ex.source_id, ex.question)
+            margin = fake_margin(ex.source_id, ex.question, self.fragile)
             out[ex.id] = Prediction(ex.id, fake_answer(ex, margin), -margin, fake_answer(ex, margin) or "Normandy")
         return out
