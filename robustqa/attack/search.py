@@ -108,7 +108,7 @@ def search(space: Space, *, budget: int, max_edits: int, beam: int = DEFAULT_BEA
     if len(seen) >= budget:
         return lowest("budget")
     single_margin = {v.choices[0]: s.margin for v, s in scored_singles}
-    slot_margin = {slot.index: min((single_margin.get(c, float("inf")) for c in slot.choices)) for slot in space.slots}
+    slot_margin = {slot.index: min(single_margin.get(c, float("inf")) for c in slot.choices) for slot in space.slots}
     ranked = sorted(scored_singles, key=lambda item: item[1].margin)
     states = [v for v, _ in ranked[:beam]]
     tried: set[tuple[Choice, ...]] = {v.choices for v in singles}

@@ -38,9 +38,8 @@ def console(stream: object = None) -> Console:
 def print_comparison(runs: Sequence[Run], columns: Sequence[str] | None = None) -> None:
     """The report table of every model of every run in the terminal (`columns`: all of the report's by
     default), then each run's signature."""
-    from robustqa.tables import REPORT_COLUMNS, report_cells, rich_table, signatures
-
     from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
+    from robustqa.tables import REPORT_COLUMNS, report_cells, rich_table, signatures
 
     out = console()
     out.print(rich_table(report_cells(runs), columns or REPORT_COLUMNS, table_title(runs)))

@@ -8,8 +8,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from rqa_attackfakes import FakeQA, fake_margin
+
 from robustqa.attack.driver import AttackConfig, run_attack
 from robustqa.attack.write import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
 from robustqa.inference import InferenceSettings

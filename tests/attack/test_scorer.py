@@ -10,12 +10,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "models"))
 
-from tiny import build_tiny_model  # noqa: E402
+from robustqa.attack.scorer import ModelScorer, Query
+from robustqa.inference import InferenceSettings, QAModelRunner
+from robustqa.models import resolve_model
+from robustqa.squad import Answer, QAExample
 
-from robustqa.attack.scorer import ModelScorer, Query  # noqa: E402
-from robustqa.inference import InferenceSettings, QAModelRunner  # noqa: E402
-from robustqa.models import resolve_model  # noqa: E402
-from robustqa.squad import Answer, QAExample  # noqa: E402
+from tiny import build_tiny_model
 
 CONTEXTS = [
     "Normandy is a region in France. The Normans gave their name to it in the 10th century.",

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from rqa_attackfakes import FRAGILE, FakeQA
+
 from robustqa.attack.driver import AttackConfig, run_attack
 from robustqa.attack.transfer import transfer_table
 from robustqa.attack.write import ADVERSARIAL_JSON, write_attack
