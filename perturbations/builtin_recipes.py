@@ -16,7 +16,7 @@ from perturbations.candidate_constraints import (
     NoUnderscore,
     PossessiveAgreement,
 )
-from perturbations.constraints import Constraint
+from perturbations.constraints import Constraint, Soft
 from perturbations.position_constraints import (
     AUXILIARY,
     DATE,
@@ -33,6 +33,32 @@ from perturbations.position_constraints import (
     TagFitsWord,
 )
 from perturbations.recipes import Budget, Recipe, WordNetSynonyms
+from perturbations.sense_gates import RelationalAdjective, SenseEvidence
+from perturbations.synonym_gates import (
+    Abbreviation,
+    AttestedSynonym,
+    Countability,
+    DominantSense,
+    FrameSuperset,
+    FunctionWord,
+    NumberAgreement,
+    Rarity,
+    Register,
+    SingleWord,
+)
+from perturbations.word_gates import (
+    ComplementPreposition,
+    FixedTerm,
+    GeneralVerb,
+    KnownLemma,
+    NoAdverbs,
+    NounAsVerb,
+    NounCompound,
+    ParagraphTerm,
+    PhrasalVerb,
+    QuotedTerm,
+    UncertainTag,
+)
 
 
 def constraints_1_1(pos: tuple[str, ...] = ("n", "v", "a", "r")) -> tuple[Constraint, ...]:
@@ -43,6 +69,43 @@ def constraints_1_1(pos: tuple[str, ...] = ("n", "v", "a", "r")) -> tuple[Constr
         NoProperLemma(), NotSelf(), LettersOnly(), Inflectable(), NotOwnForm(), NoUnderscore(),
         ArticleAgreement(), PossessiveAgreement(),
     )
+
+
+def constraints_2_0(pos: tuple[str, ...] = ("n", "v", "a", "r"), *, strict: bool = False, dominance: int | None = None) -> tuple[Constraint, ...]:
+    """The constraints of the 2.0 recipes: those of 1.1, then the validity gates, in the order their
+    reasons are decided.
+
+    Balanced (`strict=False`, every 2.0 recipe but the strict ones): hard gates for the failure classes a
+    blind review of 1.1 found (terms, phrasal verbs, quotes, tagger doubts, general verbs, relational
+    adjectives, multiword, register, function words, number, countability, verb frames, rarity); the
+    evidence that is often but not always wrong ranks instead (`Soft`): a selected preposition, a weak WSD
+    margin, a synonym mostly used in another sense, a moderately rarer synonym. Strict: adverbs,
+    selected prepositions, the paragraph's own terms and unattested synonyms are rejected too, and the
+    synonym's dominant sense is required (`dominance`: or that many tagged uses in the sense; 0: none).
+    """
+    position = [
+        FrozenSpans(), ProtectedWords(), WH, AUXILIARY, PRONOUN, DETERMINER, PREPOSITION, Numbers(), DATE,
+        ProperNouns(), Stopwords(), PartsOfSpeech(pos), TagFitsWord(), KnownLemma(),
+        QuotedTerm(), FixedTerm(), NounCompound(), PhrasalVerb(), UncertainTag(1.0), NounAsVerb(), GeneralVerb(5.5),
+    ]
+    if strict:
+        position += [NoAdverbs(), ComplementPreposition(), ParagraphTerm()]
+    lexical = [NoProperLemma(), NotSelf(), LettersOnly(), Inflectable(), NotOwnForm(), NoUnderscore()]
+    synonym: list[Constraint] = [
+        SingleWord(), Register(), Abbreviation(), FunctionWord(), NumberAgreement(), Countability(), FrameSuperset(),
+        Rarity(floor=2.5, max_drop=2.0),
+    ]
+    if strict:
+        synonym.append(AttestedSynonym())
+        if dominance is not None:
+            synonym.append(DominantSense(min_attested=dominance))
+    edit = [ArticleAgreement(), PossessiveAgreement()]
+    soft: list[Constraint] = [] if strict else [Soft(ComplementPreposition())]
+    soft.append(Soft(SenseEvidence(0.9, 0.95)))
+    if not strict:
+        soft.append(Soft(DominantSense()))
+    soft.append(Soft(Rarity(floor=3.0, max_drop=1.5)))
+    return (*position, *lexical, RelationalAdjective(), *synonym, *edit, *soft)
 
 
 _QADS = (
@@ -82,10 +145,70 @@ BOTH_1_1 = Recipe(
     budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
 )
 
+_GATES_2_0 = (
+    " Version 2.0 adds validity gates found by a blind review of 1.1 (one edited question in four changed "
+    "meaning): words inside terms, phrasal verbs and quotes, doubtful parts of speech, very general verbs, "
+    "relational adjectives, multiword, rare, marked-register or function-word synonyms, number, countability "
+    "and verb-frame mismatches are left alone; weak sense evidence, a synonym mostly used in another sense, a "
+    "rarer synonym and a selected preposition rank an edit last."
+)
+_ONE_EDIT = Budget(rate=0.25, min_substitutions=1, max_substitutions=1)
+
+QADS_2_0 = Recipe(
+    name="qads", version="2.0", fields=frozenset({"question"}), citation=_QADS + _GATES_2_0,
+    description="questions: one content word -> a WordNet synonym that passes the validity gates",
+    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(), budget=_ONE_EDIT,
+)
+QADS_STRICT_2_0 = Recipe(
+    name="qads-strict", version="2.0", fields=frozenset({"question"}),
+    citation=_QADS + _GATES_2_0 + " Strict: validity before coverage (see the recipe's constraints).",
+    description="questions: as qads@2.0, with adverbs, selected prepositions, the paragraph's terms, unattested "
+    "synonyms and synonyms not mostly used in the sense (unless tagged 10 times in it) left alone",
+    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(strict=True, dominance=10), budget=_ONE_EDIT,
+)
+QADS_STRICTEST_2_0 = Recipe(
+    name="qads-strictest", version="2.0", fields=frozenset({"question"}),
+    citation=_QADS + _GATES_2_0 + " Strictest: as qads-strict, the synonym's dominant sense always required.",
+    description="questions: as qads-strict@2.0, the synonym's most frequent sense must be the chosen one; WSD threshold 0.8",
+    transformation=WordNetSynonyms(threshold=0.8), constraints=constraints_2_0(strict=True, dominance=0), budget=_ONE_EDIT,
+)
+QADS_LOOSE_2_0 = Recipe(
+    name="qads-loose", version="2.0", fields=frozenset({"question"}), citation=_QADS + _GATES_2_0,
+    description="questions: as qads@2.0, up to two words per question",
+    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(),
+    budget=Budget(rate=0.25, min_substitutions=1, max_substitutions=2),
+)
+QADS_NOUNS_2_0 = Recipe(
+    name="qads-nouns", version="2.0", fields=frozenset({"question"}), citation=_SIGDEL + _GATES_2_0,
+    description="questions: one noun -> a WordNet synonym that passes the validity gates",
+    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(pos=("n",)), budget=_ONE_EDIT,
+)
+CONTEXT_2_0 = Recipe(
+    name="context", version="2.0", fields=frozenset({"context"}),
+    citation=_QADS + _GATES_2_0 + " Applied to contexts instead of questions; answer spans are frozen.",
+    description="contexts only: content words -> WordNet synonyms that pass the validity gates; answer spans never edited",
+    transformation=WordNetSynonyms(threshold=0.7, use_context=False), constraints=constraints_2_0(),
+    budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
+)
+BOTH_2_0 = Recipe(
+    name="both", version="2.0", fields=frozenset({"question", "context"}),
+    citation=_QADS + _GATES_2_0 + " Applied to questions and contexts; a word gets the same replacement in both.",
+    description="questions and contexts, validity gates: the same word gets the same replacement in both",
+    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(),
+    budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
+)
+
 # (recipe, whether it is its name's default version)
 BUILTIN: tuple[tuple[Recipe, bool], ...] = (
-    (QADS_1_1, True),
-    (QADS_NOUNS_1_1, True),
-    (CONTEXT_1_1, True),
-    (BOTH_1_1, True),
+    (QADS_1_1, False),
+    (QADS_NOUNS_1_1, False),
+    (CONTEXT_1_1, False),
+    (BOTH_1_1, False),
+    (QADS_2_0, True),
+    (QADS_STRICT_2_0, True),
+    (QADS_STRICTEST_2_0, True),
+    (QADS_LOOSE_2_0, True),
+    (QADS_NOUNS_2_0, True),
+    (CONTEXT_2_0, True),
+    (BOTH_2_0, True),
 )

@@ -161,6 +161,9 @@ class Constraint(Component, ABC):
     # True when the rule can only reject because of the text's frozen spans: the engine skips it for
     # texts that have none (most texts), instead of asking it for every word.
     FROZEN_ONLY: ClassVar[bool] = False
+    # True for a validity gate (a rule that keeps an edited text asking the same thing, beyond what a
+    # synonym swap needs to be well formed): builds report what each gate rejected on its own.
+    GATE: ClassVar[bool] = False
 
     def identity(self) -> str:
         """A string that differs whenever two constraints could judge differently (class and every field)."""
@@ -210,6 +213,7 @@ class Soft(Constraint):
 
     rule: Constraint
     weight: float = 1.0
+    GATE: ClassVar[bool] = True
 
     @property
     def reason(self) -> str:  # type: ignore[override]

@@ -23,6 +23,14 @@ class MissingResourceError(PerturbationError):
         )
 
 
+class MissingPackageError(PerturbationError):
+    """A Python package a rule needs is not installed."""
+
+    def __init__(self, package: str, needed_for: str) -> None:
+        self.package = package
+        super().__init__(f"the Python package '{package}' ({needed_for}) is not installed; run `pip install {package}`")
+
+
 class UnknownRecipeError(PerturbationError):
     """A recipe name that is not registered."""
 

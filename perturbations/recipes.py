@@ -158,12 +158,20 @@ class Recipe:
         return (self.transformation, *self.constraints, self.budget)
 
     def parameters(self) -> dict[str, object]:
-        """Every parameter that changes the output, JSON-serialisable, in a fixed order."""
+        """Every parameter that changes the output, JSON-serialisable, in a fixed order; for a recipe with
+        validity gates, also `gates` (the reasons of its hard gates) and `ranks` (its soft rules, with their
+        weight when it is not 1), so that files and signatures say which rules made and ranked the edits."""
         values: dict[str, object] = {"fields": sorted(self.fields)}
         for component in self._components():
             values.update(component.parameters())
         ordered = {key: values.pop(key) for key in _PARAMETER_ORDER if key in values}
-        return ordered | values
+        gates: dict[str, object] = {}
+        if self.gate_reasons():
+            gates["gates"] = list(self.gate_reasons())
+        soft = [c for c in self.constraints if isinstance(c, Soft)]
+        if soft:
+            gates["ranks"] = [c.reason if c.weight == 1 else f"{c.reason}*{c.weight:g}" for c in soft]
+        return ordered | values | gates
 
     def signature_fields(self) -> dict[str, object]:
         """The recipe's part of a reproducibility signature (flat, scalar values)."""
@@ -185,6 +193,10 @@ class Recipe:
             if not isinstance(c, Soft) and (not isinstance(c, CandidateConstraint) or c.stage in counted)
         ]
         return tuple(dict.fromkeys([*named, *TRANSFORMATION_REASONS, *ENGINE_REASONS]))
+
+    def gate_reasons(self) -> tuple[str, ...]:
+        """The reason names of the recipe's hard validity gates (constraints with `GATE`), in order."""
+        return tuple(dict.fromkeys(c.reason for c in self.constraints if c.GATE and not isinstance(c, Soft)))
 
     def penalty_reasons(self) -> tuple[str, ...]:
         """The reason names of the recipe's soft rules (the keys of `Perturbation.penalties`), in order."""

@@ -92,7 +92,7 @@ def _identity() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     versions = []
-    for package in ("lemminflect", "nltk"):
+    for package in ("lemminflect", "nltk", "wordfreq"):
         try:
             versions.append(f"{package}={version(package)}")
         except PackageNotFoundError:

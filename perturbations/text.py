@@ -7,6 +7,7 @@ the tagger was trained on.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from typing import Any
@@ -152,6 +153,48 @@ def tag_words(words: list[str]) -> list[str]:
         out.append(tag_)
         prev2, prev = prev, tag_
     return out
+
+
+_GROUPS = {"N": "n", "V": "v", "J": "a", "R": "r"}
+
+
+def tag_margin(tokens: tuple[Token, ...], index: int) -> float:
+    """How sure the tagger was of the part of speech of `tokens[index]` (tagged by `tag`): the score of the
+    tag it chose minus the best score of a tag of another WordNet part of speech (noun, verb, adjective,
+    adverb). Infinite for words its tag dictionary fixes (frequent unambiguous words).
+
+    The perceptron decodes greedily, so the scores at one word depend only on the words and on the two
+    tags before it, which `tokens` already holds: this replays that one step."""
+    word = tokens[index].text
+    index_, matrix, classes, tagdict = _dense_model()
+    if tagdict.get(word):
+        return math.inf
+    import numpy as np
+
+    def normal(k: int) -> str:
+        if k < 0:
+            return ("-START-", "-START2-")[k + 2]
+        if k >= len(tokens):
+            return ("-END-", "-END2-")[k - len(tokens)]
+        return _normalize(tokens[k].text)
+
+    prev = tokens[index - 1].tag if index >= 1 else "-START-"
+    prev2 = tokens[index - 2].tag if index >= 2 else ("-START-" if index == 1 else "-START2-")
+    cur, before, after = normal(index), normal(index - 1), normal(index + 1)
+    features = (
+        "bias", "i suffix " + word[-3:], "i pref1 " + (word[0] if word else ""), "i-1 tag " + prev,
+        "i-2 tag " + prev2, "i tag+i-2 tag " + prev + " " + prev2, "i word " + cur,
+        "i-1 tag+i word " + prev + " " + cur, "i-1 word " + before, "i-1 suffix " + before[-3:],
+        "i-2 word " + normal(index - 2), "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + normal(index + 2),
+    )
+    known = [k for k in map(index_.get, features) if k is not None]
+    if not known:
+        return math.inf
+    scores = matrix[known[0]] if len(known) == 1 else matrix[known].sum(axis=0)
+    best = int(np.flatnonzero(scores == scores.max())[-1])
+    group = _GROUPS.get(classes[best][:1], "x")
+    others = [scores[k] for k, c in enumerate(classes) if _GROUPS.get(c[:1], "x") not in (group, "x")]
+    return float(scores[best] - max(others)) if others else math.inf
 
 
 def tag(text: str) -> tuple[Token, ...]:

@@ -1,0 +1,358 @@
+"""Validity gates on the word (position constraints of the 2.0 recipes): words whose replacement alone would
+change what a question asks, whatever synonym is offered.
+
+A blind review of `qads@1.1` (one edited question in four changed meaning) found these classes: a word
+inside a term ("cooling tower", "decision problem", "particle physics", a quoted name), half of a phrasal
+verb ("ended up"), a word the tagger took for the wrong part of speech ("results" as a noun where it is
+the verb), very general verbs whose synonyms fit one use and not the next ("used" -> "applied"), adverbs
+("ever" -> "of all time"), a verb or adjective that selects its preposition ("associated with"). Each rule
+is general: the only word lists are closed grammatical classes (particles, copulas, prepositions).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import ClassVar
+
+from perturbations.constraints import Position, PositionConstraint
+from perturbations.errors import RecipeParameterError
+from perturbations.frequency import zipf
+from perturbations.lexicon import lemma_of, stopwords
+from perturbations.records import Token
+from perturbations.text import is_word, tag_margin
+from perturbations.wordnet_facts import multiword_lemmas
+
+NOUN_TAGS = frozenset({"NN", "NNS"})
+# particles that are never prepositions: a verb followed by one is a phrasal verb ("end up", "carry out")
+PURE_PARTICLES = frozenset("up out off down away back apart aside together forward".split())
+COPULAS = frozenset(
+    "be is are was were been being am 's 're become becomes became becoming seem seems seemed remain remains "
+    "remained get gets got".split()
+)
+DO_AUXILIARIES = frozenset({"do", "does", "did"})
+COMPLEMENT_PREPOSITIONS = frozenset("to with from for at on upon into as onto".split())
+_OPEN_QUOTES = frozenset({"“", "``"})
+_CLOSE_QUOTES = frozenset({"”", "''"})
+_BOTH_QUOTES = frozenset({'"', "'"})
+_ANY_CLOSE = frozenset({'"', "”", "’", "'", "''"})
+
+
+@dataclass(frozen=True)
+class KnownLemma(PositionConstraint):
+    """WordNet has a lemma for the word in its part of speech. (The transformation would leave it alone
+    as "no-sense" anyway; asked before the gates, so that they count only words that could change.)"""
+
+    WORD_ONLY: ClassVar[bool] = True
+    reason: ClassVar[str] = "no-sense"
+
+    def rejects(self, position: Position) -> bool:
+        return position.pos is None or position.lemma is None
+
+
+@dataclass(frozen=True)
+class QuotedTerm(PositionConstraint):
+    """A word between quotation marks is cited, not paraphrased ("the term 'cooling tower'")."""
+
+    reason: ClassVar[str] = "quoted"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        tokens, index = position.tokens, position.index
+        opened = False
+        for k in range(index):
+            t = tokens[k].text
+            if t in _OPEN_QUOTES or (t in _BOTH_QUOTES and not opened):
+                opened = True
+            elif t in _CLOSE_QUOTES or (t in _BOTH_QUOTES and opened):
+                opened = False
+        return opened and any(tokens[k].text in _ANY_CLOSE for k in range(index + 1, len(tokens)))
+
+    def describe(self) -> str:
+        return "QuotedTerm(between quotation marks)"
+
+
+def _variants(word: str, first: bool, last: bool) -> tuple[str, ...]:
+    """The word lower-cased, and its verb lemma when it starts a span, its noun lemma when it ends one."""
+    low = word.lower()
+    out = {low}
+    for pos, wanted in (("v", first), ("n", last)):
+        if wanted:
+            lemma = lemma_of(low, pos)
+            if lemma:
+                out.add(lemma)
+    return tuple(sorted(out))
+
+
+@dataclass(frozen=True)
+class FixedTerm(PositionConstraint):
+    """The word is part of a WordNet multiword lemma formed with its neighbours (up to `max_words` words):
+    a noun of content words ("particle physics", "cooling tower", "market economy", "combustion engine"), or
+    a verb with particles that are never prepositions ("ended up", "set up", "carried out"). Such a word is
+    never replaced on its own: the term would fall apart."""
+
+    max_words: int = 4
+    reason: ClassVar[str] = "fixed-term"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        tokens, index = position.tokens, position.index
+        for n in range(2, self.max_words + 1):
+            for start in range(max(0, index - n + 1), index + 1):
+                span = tokens[start : start + n]
+                if len(span) < n or not all(is_word(t.text) and t.text.replace("-", "").isalpha() for t in span):
+                    continue
+                if any(span[k + 1].start - span[k].end > 1 for k in range(n - 1)):
+                    continue
+                if _is_multiword_term(span):
+                    return True
+        return False
+
+    def validate(self) -> None:
+        if self.max_words < 2:
+            raise RecipeParameterError(f"FixedTerm needs max_words >= 2, not {self.max_words}")
+
+    def describe(self) -> str:
+        return f"FixedTerm(WordNet multiword nouns and verb+particle lemmas, up to {self.max_words} words)"
+
+
+def _is_multiword_term(span: tuple[Token, ...]) -> bool:
+    n = len(span)
+    combos: list[list[str]] = [[]]
+    for i, token in enumerate(span):
+        combos = [c + [v] for c in combos for v in _variants(token.text, i == 0, i == n - 1)]
+    lemmas = multiword_lemmas()
+    function_words = stopwords()
+    for words in combos:
+        pos = lemmas.get("_".join(words), "")
+        if "n" in pos and not any(w in function_words for w in words):
+            return True
+        if "v" in pos and all(w in PURE_PARTICLES for w in words[1:]):
+            return True
+    return False
+
+
+def _gerund_modifier(tokens: tuple[Token, ...], i: int) -> bool:
+    """A VBG right before a common noun, not after a copula ("cooling tower", but not "is cooling water")."""
+    if i < 0 or tokens[i].tag != "VBG" or i + 1 >= len(tokens) or tokens[i + 1].tag not in NOUN_TAGS:
+        return False
+    return i == 0 or tokens[i - 1].text.lower() not in COPULAS
+
+
+@dataclass(frozen=True)
+class NounCompound(PositionConstraint):
+    """A common noun before or after another common noun, or a gerund modifying one, is part of a compound
+    ("decision problem", "complexity classes", "cooling tower"): its synonym would name something else."""
+
+    reason: ClassVar[str] = "compound"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        tokens, i = position.tokens, position.index
+        token = tokens[i]
+        if token.tag in NOUN_TAGS:
+            if i + 1 < len(tokens) and tokens[i + 1].tag in NOUN_TAGS:
+                return True
+            if i > 0 and (tokens[i - 1].tag in NOUN_TAGS or _gerund_modifier(tokens, i - 1)):
+                return True
+        return _gerund_modifier(tokens, i)
+
+    def describe(self) -> str:
+        return "NounCompound(noun+noun, gerund+noun)"
+
+
+@dataclass(frozen=True)
+class PhrasalVerb(PositionConstraint):
+    """A verb followed by a particle (tagged RP) is half of a phrasal verb ("ended up", "set off")."""
+
+    reason: ClassVar[str] = "phrasal"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        nxt = position.neighbour(1)
+        return position.tag.startswith("V") and nxt is not None and nxt.tag == "RP"
+
+    def describe(self) -> str:
+        return "PhrasalVerb(verb + RP)"
+
+
+@dataclass(frozen=True)
+class UncertainTag(PositionConstraint):
+    """The tagger's score for the word's tag must beat the best tag of another part of speech by at least
+    `min_margin`: a synonym of the wrong part of speech ("refuse" -> "garbage") is worse than none."""
+
+    min_margin: float = 1.0
+    reason: ClassVar[str] = "pos-uncertain"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        return tag_margin(position.tokens, position.index) < self.min_margin
+
+    def describe(self) -> str:
+        return f"UncertainTag(tagger margin >= {self.min_margin:g})"
+
+
+_AFTER_VERB = frozenset({"DT", "IN", "TO", "RP", ".", "PRP", "PRP$", "CD", "RB", "WP", "WDT", "JJ", ":", ","})
+
+
+def _verb_slot_empty(tokens: tuple[Token, ...]) -> bool:
+    """The question lacks a main verb: no verb at all, or a do-auxiliary with no base verb after it (an
+    infinitive after "to" does not count)."""
+    tags = [t.tag for t in tokens]
+    verbs = [k for k, t in enumerate(tags) if t.startswith("V") or t == "MD"]
+    if not verbs:
+        return True
+    for k in verbs:
+        if tokens[k].text.lower() in DO_AUXILIARIES:
+            later = [m for m in verbs if m > k and tags[m].startswith("VB") and tokens[m - 1].tag != "TO"]
+            if not later:
+                return True
+    return False
+
+
+def _verb_capable(token: Token) -> bool:
+    return token.tag in NOUN_TAGS and token.text.isalpha() and lemma_of(token.text.lower(), "v") is not None
+
+
+@lru_cache(maxsize=20_000)
+def suspected_verb(tokens: tuple[Token, ...]) -> int | None:
+    """The index of the noun-tagged word that is really the question's missing main verb, if any: after a
+    do-auxiliary without a base verb, the first verb-capable noun that follows a noun or pronoun and comes
+    before a preposition, particle or determiner ("did Spain and Portugal refuse to", "does a machine
+    handle"), else the last verb-capable noun; in a question without any verb, such a noun followed by one
+    ("deprivation results in")."""
+    if not _verb_slot_empty(tokens):
+        return None
+    n = len(tokens)
+    aux = next((k for k, t in enumerate(tokens) if t.text.lower() in DO_AUXILIARIES and t.tag.startswith("V")), None)
+    start = aux + 1 if aux is not None else 0
+    for k in range(max(start, 1), n):
+        token = tokens[k]
+        if not _verb_capable(token):
+            continue
+        prev = tokens[k - 1]
+        if not (prev.tag.startswith("NN") or prev.tag in ("PRP", "NNP", "NNPS")):
+            continue
+        if k + 1 >= n or tokens[k + 1].tag in _AFTER_VERB:
+            return k
+    if aux is not None:
+        for k in range(n - 1, start, -1):
+            if _verb_capable(tokens[k]):
+                return k
+    return None
+
+
+@dataclass(frozen=True)
+class NounAsVerb(PositionConstraint):
+    """A noun-tagged word is not replaced when it is the question's missing main verb (see `suspected_verb`):
+    its noun synonym would turn the question into another ("results" -> "outcomes", "refuse" -> "garbage")."""
+
+    reason: ClassVar[str] = "pos-noun-verb"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        return position.tag in NOUN_TAGS and suspected_verb(position.tokens) == position.index
+
+    def describe(self) -> str:
+        return "NounAsVerb(a noun-tagged missing main verb)"
+
+
+@dataclass(frozen=True)
+class GeneralVerb(PositionConstraint):
+    """The most frequent verbs (wordfreq Zipf of the lemma at least `min_zipf`: "use", "make", "take",
+    "live", "help") keep their word: their WordNet senses are fine-grained, and a synonym fits one use but
+    not the next ("used" -> "applied", "says" -> "tells", "live" -> "populate")."""
+
+    WORD_ONLY: ClassVar[bool] = True
+    min_zipf: float = 5.5
+    reason: ClassVar[str] = "general-verb"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        if position.pos != "v":
+            return False
+        lemma = position.lemma
+        return lemma is not None and zipf(lemma.replace("_", " ")) >= self.min_zipf
+
+    def describe(self) -> str:
+        return f"GeneralVerb(lemma Zipf >= {self.min_zipf:g})"
+
+
+@dataclass(frozen=True)
+class NoAdverbs(PositionConstraint):
+    """Adverbs keep their word: in the review sample most adverb synonyms changed the scope or read oddly
+    ("ever" -> "of all time", "exactly" -> "just", "also" -> "too")."""
+
+    WORD_ONLY: ClassVar[bool] = True
+    reason: ClassVar[str] = "adverb"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        return position.pos == "r"
+
+
+@dataclass(frozen=True)
+class ComplementPreposition(PositionConstraint):
+    """A verb or adjective directly followed by a preposition it may select ("associated with", "coupled
+    to", "disqualified from", "referred to as") keeps its word: a synonym rarely takes the same preposition.
+    Not "to" before a base verb (an infinitive: "intended to promote"), nor "as" after "as"/"so" (a
+    comparison)."""
+
+    prepositions: frozenset[str] = COMPLEMENT_PREPOSITIONS
+    reason: ClassVar[str] = "complement"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        tokens, i = position.tokens, position.index
+        tag = tokens[i].tag
+        if not (tag.startswith("V") or tag.startswith("JJ")) or i + 1 >= len(tokens):
+            return False
+        preposition = tokens[i + 1].text.lower()
+        if preposition not in self.prepositions:
+            return False
+        if preposition == "to" and i + 2 < len(tokens) and tokens[i + 2].tag.startswith("VB"):
+            return False
+        return not (preposition == "as" and i > 0 and tokens[i - 1].text.lower() in ("as", "so"))
+
+    def describe(self) -> str:
+        return f"ComplementPreposition(verb/adjective + {','.join(sorted(self.prepositions))})"
+
+
+_MODIFIER_TAGS = frozenset({"JJ", "NN", "NNS", "VBN", "VBG"})
+
+
+@lru_cache(maxsize=50_000)
+def _source_has(phrase: str, source: str) -> bool:
+    return re.search(r"(?<![A-Za-z])" + re.escape(phrase) + r"(?![A-Za-z])", source, re.IGNORECASE) is not None
+
+
+@dataclass(frozen=True)
+class ParagraphTerm(PositionConstraint):
+    """A modifier and its head noun that the source text (the question's paragraph) also uses side by side
+    ("connected graphs", "constituent country") are the source's term: neither word is replaced."""
+
+    reason: ClassVar[str] = "paragraph-term"
+    GATE: ClassVar[bool] = True
+
+    def rejects(self, position: Position) -> bool:
+        source = position.context
+        if not source:
+            return False
+        tokens, i = position.tokens, position.index
+        token = tokens[i]
+        if i + 1 < len(tokens) and token.tag in _MODIFIER_TAGS and tokens[i + 1].tag.startswith("NN"):
+            if _source_has(token.text + " " + tokens[i + 1].text, source):
+                return True
+        if i > 0 and token.tag.startswith("NN") and tokens[i - 1].tag in _MODIFIER_TAGS:
+            return _source_has(tokens[i - 1].text + " " + token.text, source)
+        return False
+
+    def describe(self) -> str:
+        return "ParagraphTerm(modifier+noun pairs the paragraph uses)"
+
+
+__all__ = [
+    "ComplementPreposition", "FixedTerm", "GeneralVerb", "KnownLemma", "NoAdverbs", "NounAsVerb", "NounCompound",
+    "ParagraphTerm", "PhrasalVerb", "QuotedTerm", "UncertainTag",
+]
