@@ -48,8 +48,9 @@ class SearchOutcome:
 
     `variant`/`scored`: the flipping variant, or (no flip) the variant with the lowest margin found.
     `queries`: distinct variants scored; `queries_to_flip`: the flip's place in query order (what a
-    sequential attack with this order needs). `stop`: flipped, budget, max-edits, exhausted (every
-    combination within the edit limit tried) or no-edit (the recipe may change no word of the question)."""
+    sequential attack with this order needs). `stop`: flipped, budget, max-edits (more words could have been
+    added), exhausted (every word is in the kept variants, or every combination was tried) or no-edit (the
+    recipe may change no word of the question)."""
 
     succeeded: bool
     stop: str
@@ -133,7 +134,8 @@ def search(space: Space, *, budget: int, max_edits: int, beam: int = DEFAULT_BEA
             return lowest("budget")
         states = [v for v, _ in sorted(scored, key=lambda item: item[1].margin)[:beam]]
         edits += 1
-    return lowest("max-edits")
+    more = any(len(state.choices) < len(space.slots) for state in states)
+    return lowest("max-edits" if more else "exhausted")
 
 
 def _variant(space: Space, choices: tuple[Choice, ...]) -> Variant:

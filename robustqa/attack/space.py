@@ -6,9 +6,11 @@ This is the only module of the attack that talks to the engine (`perturbations.s
 never depends on how the engine is organised. A slot is what the engine's budget counts as one edit: every
 occurrence of one lemma and part of speech in the question; they change together, to the same synonym,
 as in a build. A slot's choices are the replacements the recipe allows at its first occurrence, every
-rank, not only the first, but only those of the lowest soft-rule penalty among them (the tier a build
-writes for that word): a replacement the recipe's soft rules rank down is one a build would not write
-while a better one exists, and an attack must not win with edits the recipe itself distrusts.
+rank, not only the first, except those a soft (ranking) rule of the recipe penalises: a build writes such an
+edit only when it has nothing better, as a last resort for coverage, but a search that picks, among many
+edits, the ones the model fails on would favour exactly the doubtful ones (weak sense evidence, a synonym
+mostly used in another sense), and an attack that wins by breaking questions measures nothing. Recipes
+without soft rules (the 1.x versions) lose nothing to this.
 """
 
 from __future__ import annotations
@@ -73,17 +75,16 @@ def budget_limit(recipe: perturbations.Recipe, words: int) -> int:
 
 
 def search_space(recipe: perturbations.Recipe, text: str, *, wsd_context: str | None = None, frozen_spans: Sequence[tuple[int, int]] = ()) -> Space:
-    """The slots of `text` under `recipe`, in text order, each with its valid replacements, ranked."""
+    """The slots of `text` under `recipe`, in text order, each with its valid, unpenalised replacements, ranked."""
     space = perturbations.search_space(recipe, text, frozen_spans=tuple(frozen_spans), wsd_context=wsd_context)
     slots: list[Slot] = []
     for group in dict.fromkeys(p.group for p in space.positions):
         occurrences = [p for p in space.positions if p.group == group]
         first = occurrences[0]
-        candidates = first.candidates
-        best = min(r.penalty for r in candidates)
-        choices = tuple(
-            Choice(len(slots), rank, r.name, r.form, r.confidence) for rank, r in enumerate(r for r in candidates if r.penalty <= best)
-        )
+        trusted = [r for r in first.candidates if r.penalty <= 0]
+        if not trusted:
+            continue
+        choices = tuple(Choice(len(slots), rank, r.name, r.form, r.confidence) for rank, r in enumerate(trusted))
         slots.append(Slot(len(slots), first.word, first.start, first.end, first.tag, first.synset, choices, tuple(p.index for p in occurrences)))
     return Space(text, recipe.ident, tuple(slots), budget_limit(recipe, space.words), recipe.budget.min_substitutions, space)
 

@@ -52,3 +52,17 @@ def test_a_word_that_occurs_twice_changes_everywhere() -> None:
     slot = next(s for s in space.slots if s.word == "city")
     pert = apply_choices(space, [slot.choices[0]])
     assert len(pert.substitutions) == 2 and "city" not in pert.perturbed
+
+
+def test_edits_a_soft_rule_penalises_are_left_out(squad_heldout_path: Path) -> None:
+    recipe = perturbations.get_recipe("qads@2.0")
+    context = next(ex.context for ex in load_squad(squad_heldout_path).examples() if "Hastings" in ex.context)
+    question = "Who was the duke in the battle of Hastings?"
+    engine = perturbations.search_space(recipe, question, wsd_context=context)
+    battle = next(p for p in engine.positions if p.word == "battle")
+    penalised = {r.form for r in battle.candidates if r.penalty > 0}
+    assert penalised and {r.form for r in battle.candidates if r.penalty == 0}
+    space = search_space(recipe, question, wsd_context=context)
+    forms = {c.form for c in space.slots[0].choices}
+    assert forms == {r.form for r in battle.candidates} - penalised
+    assert space.limit == 1  # qads@2.0 changes one word per question
