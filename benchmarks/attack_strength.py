@@ -12,10 +12,13 @@ command a user would run, in a fresh process:
 4. the ceiling: how many of the questions right on clean have any word the recipe may change at all (no
    search can flip a question the recipe cannot edit), and how the attack's flips split between the static
    variant's and others;
-5. the blind-review pool: the attack on every held-out question (the query cache of step 2 reused), 50 of
-   its flipped questions drawn at random (seed 13) into benchmarks/validity/attack-pool.jsonl (id, original
-   and attacked question, the answer and the context sentence holding it; nothing about the model), the
-   sheet for judging them as ../shared/validity/README.md describes.
+5. all held-out questions: the attack (the query cache of step 2 reused) and the static flips on them;
+6. the blind-review pool: 50 flipped questions in benchmarks/validity/attack-pool.jsonl (id, original and
+   attacked question, the answer and the context sentence holding it; nothing about the model), the sheet
+   for judging them as ../shared/validity/README.md describes: every held-out flip, and when those are
+   fewer than 50, the rest drawn at random (seed 13) from the flips on the other 12 articles of
+   squad2-dev-half.json (the questions the model was trained on; attacked in growing prefixes until enough
+   flipped). Validity is a property of the edits, which the model only chose among.
 
     python benchmarks/attack_strength.py [--limit 200] [--recipe NAME] [--pool 50]
 """
@@ -39,6 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 MODEL = SHARED / "models" / "minilm-squad2-mini"
 DATA = SHARED / "squad" / "squad2-dev-heldout.json"
+HALF = SHARED / "squad" / "squad2-dev-half.json"
 POOL = REPO / "benchmarks" / "validity" / "attack-pool.jsonl"
 FIGURE = REPO / "docs" / "figures" / "attack_success_vs_budget.png"
 CURVE_POINTS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200)
@@ -66,16 +70,16 @@ def sentence_with(context: str, start: int, end: int) -> str:
     return context[chosen[0][0] : chosen[-1][1]].strip()
 
 
-def pool_items(attack_dir: Path, count: int, seed: int = 13) -> list[dict]:
-    """`count` flipped questions at random: what a blind reviewer needs, nothing about the model."""
+def flipped_items(attack_dir: Path, data: Path) -> list[dict]:
+    """The flipped questions of an attack folder, as a blind reviewer needs them: nothing about the model."""
     from robustqa.squad import load_squad
 
     record = json.loads((attack_dir / "attack.json").read_text())
-    flipped = [q for q in record["questions_detail"] if q["status"] == "succeeded"]
-    chosen = random.Random(seed).sample(flipped, min(count, len(flipped)))
-    questions = {q.id: (q, p.context) for a in load_squad(DATA).articles for p in a.paragraphs for q in p.qas}
+    questions = {q.id: (q, p.context) for a in load_squad(data).articles for p in a.paragraphs for q in p.qas}
     items = []
-    for q in chosen:
+    for q in record["questions_detail"]:
+        if q["status"] != "succeeded":
+            continue
         question, context = questions[q["id"]]
         answers = question.answers or question.plausible_answers or ()
         first = answers[0] if answers else None
@@ -90,6 +94,16 @@ def pool_items(attack_dir: Path, count: int, seed: int = 13) -> list[dict]:
             "sentence": sentence,
         })
     return items
+
+
+def trained_on_file(work: Path) -> Path:
+    """The articles of squad2-dev-half.json that are not held out (the model's training questions)."""
+    document = json.loads(HALF.read_text())
+    held = {a["title"] for a in json.loads(DATA.read_text())["data"]}
+    document["data"] = [a for a in document["data"] if a["title"] not in held]
+    path = work / "trained-on.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
 
 
 def main() -> None:
@@ -152,13 +166,34 @@ def main() -> None:
         shutil.copytree(attack_dir / "cache", full_dir / "cache")  # the queries of the first run, reused
         robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(full_dir), "--recipe", recipe, "--quiet")
         full = json.loads((full_dir / "attack.json").read_text())
+        robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(static_file), "--output-dir", str(work / "static-all"), "--quiet")
+        static_all, _ = right_to_wrong(work / "static-all")
         low, high = full["success_rate_ci"]
-        print(f"all {full['questions']} held-out questions: {full['succeeded']} flipped of {full['attempted']} right on clean "
-              f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit)")
-        items = pool_items(full_dir, args.pool)
+        ratio = f"{full['succeeded'] / len(static_all):.2f}x" if static_all else "inf"
+        print(f"all {full['questions']} held-out questions: attack {full['succeeded']} flipped of {full['attempted']} right on clean "
+              f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); static {len(static_all)}; "
+              f"attack / static {ratio}")
+
+        items = flipped_items(full_dir, DATA)
+        note = f"all {len(items)} held-out flips"
+        if len(items) < args.pool:
+            other_file, other_dir = trained_on_file(work), work / "attack-trained-on"
+            total = sum(1 for a in json.loads(other_file.read_text())["data"] for p in a["paragraphs"] for _ in p["qas"])
+            limit = 500
+            while True:
+                robustqa("attack", str(MODEL), "--input", str(other_file), "--output-dir", str(other_dir), "--recipe", recipe,
+                         "--limit", str(min(limit, total)), "--quiet")
+                others = flipped_items(other_dir, other_file)
+                if len(items) + len(others) >= args.pool or limit >= total:
+                    break
+                limit *= 2
+            drawn = random.Random(13).sample(others, min(len(others), args.pool - len(items)))
+            note += f", and {len(drawn)} drawn at random from the {len(others)} flips on the first {min(limit, total)} questions of the model's training articles"
+            items += drawn
+        random.Random(13).shuffle(items)
         POOL.parent.mkdir(parents=True, exist_ok=True)
         POOL.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
-        print(f"blind-review pool: {len(items)} flipped questions drawn at random (seed 13) -> {POOL.relative_to(REPO)}")
+        print(f"blind-review pool: {len(items)} flipped questions ({note}), shuffled -> {POOL.relative_to(REPO)}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
