@@ -135,3 +135,13 @@ def test_max_edits_one_keeps_single_edits(attack_input: Path, tmp_path: Path, fa
     status = {q["id"]: q["status"] for q in record["questions_detail"]}
     assert status["a1"] == "succeeded" and status["a2"] == "failed" and status["a3"] == "failed"
     assert "max_edits:1" in record["signature"]
+
+
+def test_a_wider_beam_keeps_more_states(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    greedy = _attack(attack_input, tmp_path / "greedy", fake_model)
+    beam = _attack(attack_input, tmp_path / "beam", fake_model, beam=3)
+    assert "beam:3" in beam["signature"]
+    assert {q["id"] for q in beam["questions_detail"] if q["status"] == "succeeded"} >= {
+        q["id"] for q in greedy["questions_detail"] if q["status"] == "succeeded"
+    }
+    assert beam["queries_total"] >= greedy["queries_total"]
