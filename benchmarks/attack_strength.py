@@ -6,7 +6,7 @@ command a user would run, in a fresh process:
 1. static: `robustqa build-dataset` with the recipe, then `robustqa eval --limit N`: the questions the
    model gets right on clean and wrong on the recipe's one variant (right-to-wrong flips);
 2. attack: `robustqa attack --limit N` with the same recipe and the default budget: the questions it flips,
-   with the success-versus-budget curve (its PNG is copied to docs/figures/);
+   with the success-versus-budget curve (drawn with the static flips to docs/figures/);
 3. confirmation: `robustqa eval --clean FILE --perturbed adversarial.json --limit N`: eval's right-to-wrong
    flips must be exactly the questions attack.json claims (and no wrong-to-right flip);
 4. the ceiling: how many of the questions right on clean have any word the recipe may change at all (no
@@ -20,7 +20,10 @@ command a user would run, in a fresh process:
    squad2-dev-half.json (the questions the model was trained on; attacked in growing prefixes until enough
    flipped). Validity is a property of the edits, which the model only chose among.
 
-    python benchmarks/attack_strength.py [--limit 200] [--recipe NAME] [--pool 50]
+Steps 1-4 run for the default recipe and, for comparison, for the recipes given by `--compare` (default
+qads@1.1, whose larger space has more to search); steps 5-6 for the default recipe only.
+
+    python benchmarks/attack_strength.py [--limit 200] [--recipe NAME] [--compare RECIPE ...] [--pool 50]
 """
 
 from __future__ import annotations
@@ -106,71 +109,88 @@ def trained_on_file(work: Path) -> Path:
     return path
 
 
+def compare(recipe: str, n: str, work: Path) -> dict:
+    """Steps 1-4 for one recipe on the first `n` questions; prints them and returns what the figure needs."""
+    static_file = work / "static.json"
+    robustqa("build-dataset", "--input", str(DATA), "--output", str(static_file), "--recipe", recipe)
+    robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(static_file), "--limit", n, "--output-dir", str(work / "static"), "--quiet")
+    static_flips, static_back = right_to_wrong(work / "static")
+    attack_dir = work / "attack"
+    robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(attack_dir), "--limit", n, "--recipe", recipe, "--quiet")
+    record = json.loads((attack_dir / "attack.json").read_text())
+    claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}
+    robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(attack_dir / "adversarial.json"), "--limit", n,
+             "--output-dir", str(work / "confirm"), "--quiet")
+    confirmed, confirmed_back = right_to_wrong(work / "confirm")
+
+    attempted, no_edit = record["attempted"], record["no_valid_edit"]
+    low, high = record["success_rate_ci"]
+    print()
+    print(f"recipe {recipe}, first {n} held-out questions:")
+    print(f"  static variant (eval, right -> wrong):      {len(static_flips)} questions ({static_back} wrong -> right)")
+    print(f"  attack, budget {record['settings']['budget']} (attack.json, succeeded): {len(claimed)} questions "
+          f"of {attempted} right on clean: {record['success_rate']:.1f}% [95% Wilson CI {low:.1f}, {high:.1f}]")
+    ratio = f"{len(claimed) / len(static_flips):.2f}x" if static_flips else "inf"
+    print(f"  attack / static: {ratio} (target >= 3x)")
+    same = confirmed == claimed and confirmed_back == 0
+    print(f"  eval on adversarial.json, right -> wrong:   {len(confirmed)} questions ({confirmed_back} wrong -> right); "
+          f"the same questions attack.json claims: {'yes' if same else 'NO'}")
+    if not same:
+        print(f"    claimed only: {sorted(claimed - confirmed)}; confirmed only: {sorted(confirmed - claimed)}")
+    print(f"  per success: {record['edits_per_success']} edits (histogram {record['edits_histogram']}), {record['queries_per_success']} queries "
+          f"to the flip (median {record['queries_per_success_median']}), {record['queries_spent_per_success']} spent")
+    print(f"  not attacked: {len(record['not_attacked']['wrong-on-clean'])} wrong on clean, {len(record['not_attacked']['right-by-a-hair'])} right by "
+          f"less than the flip margin")
+    print(f"  ceiling: of the {attempted} questions right on clean, {no_edit} have no word {recipe} may change (unpenalised), so at most "
+          f"{attempted - no_edit} can flip under any search ({(attempted - no_edit) / max(1, len(static_flips)):.2f}x the static flips); "
+          f"searches without a flip ended: {record['stops']}")
+    print(f"  of the attack's flips, {len(claimed & static_flips)} are also static flips, {len(claimed - static_flips)} are new; "
+          f"static flips the attack does not claim: {len(static_flips - claimed)}")
+    curve = {p["budget"]: p["succeeded"] for p in record["curve"]}
+    points = [b for b in CURVE_POINTS if b in curve]
+    print("  success within a budget of b queries (b: flipped): " + ", ".join(f"{b}: {curve[b]}" for b in points))
+    return {"recipe": recipe, "record": record, "static": len(static_flips), "static_file": static_file, "attack_dir": attack_dir}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=200)
     parser.add_argument("--recipe", default=None, help="recipe (default: robustqa's default recipe)")
-    parser.add_argument("--pool", type=int, default=50, help="flipped questions drawn for the blind review")
+    parser.add_argument("--compare", nargs="*", default=["qads@1.1"], help="other recipes for steps 1-4")
+    parser.add_argument("--pool", type=int, default=50, help="flipped questions for the blind review")
     args = parser.parse_args()
 
     import perturbations
     from robustqa.build import DEFAULT_RECIPE
+    from robustqa.charts import budget_figure, png_bytes
 
     recipe = perturbations.get_recipe(args.recipe or DEFAULT_RECIPE).ident
     work = Path(tempfile.mkdtemp(prefix="robustqa-attack-strength-"))
     try:
         n = str(args.limit)
-        print(f"{MODEL.name}, first {args.limit} held-out questions ({DATA.name}), recipe {recipe}", flush=True)
-        static_file = work / "static.json"
-        robustqa("build-dataset", "--input", str(DATA), "--output", str(static_file), "--recipe", recipe)
-        robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(static_file), "--limit", n, "--output-dir", str(work / "static"), "--quiet")
-        static_flips, static_back = right_to_wrong(work / "static")
-        attack_dir = work / "attack"
-        robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(attack_dir), "--limit", n, "--recipe", recipe, "--quiet")
-        record = json.loads((attack_dir / "attack.json").read_text())
-        claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}
-        robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(attack_dir / "adversarial.json"), "--limit", n,
-                 "--output-dir", str(work / "confirm"), "--quiet")
-        confirmed, confirmed_back = right_to_wrong(work / "confirm")
-
-        attempted, no_edit = record["attempted"], record["no_valid_edit"]
-        low, high = record["success_rate_ci"]
-        print()
-        print(f"static {recipe} variant (eval, right -> wrong):   {len(static_flips)} questions ({static_back} wrong -> right)")
-        print(f"attack, budget {record['settings']['budget']} (attack.json, succeeded):  {len(claimed)} questions "
-              f"of {attempted} right on clean: {record['success_rate']:.1f}% [95% Wilson CI {low:.1f}, {high:.1f}]")
-        ratio = f"{len(claimed) / len(static_flips):.2f}x" if static_flips else "inf"
-        print(f"attack / static: {ratio} (target >= 3x)")
-        same = confirmed == claimed and confirmed_back == 0
-        print(f"eval on adversarial.json, right -> wrong:     {len(confirmed)} questions ({confirmed_back} wrong -> right); "
-              f"the same questions attack.json claims: {'yes' if same else 'NO'}")
-        if not same:
-            print(f"  claimed only: {sorted(claimed - confirmed)}; confirmed only: {sorted(confirmed - claimed)}")
-        print(f"per success: {record['edits_per_success']} edits (histogram {record['edits_histogram']}), {record['queries_per_success']} queries "
-              f"to the flip (median {record['queries_per_success_median']}), {record['queries_spent_per_success']} spent")
-        print(f"not attacked: {len(record['not_attacked']['wrong-on-clean'])} wrong on clean, {len(record['not_attacked']['right-by-a-hair'])} right by "
-              f"less than the flip margin")
-        print(f"ceiling: of the {attempted} questions right on clean, {no_edit} have no word {recipe} may change, so at most "
-              f"{attempted - no_edit} can flip under any search ({(attempted - no_edit) / max(1, len(static_flips)):.2f}x the static flips); "
-              f"searches ended: {record['stops']} (exhausted: every combination within the edit limit tried)")
-        print(f"of the attack's flips, {len(claimed & static_flips)} are also static flips, {len(claimed - static_flips)} are new; "
-              f"static flips the attack missed: {len(static_flips - claimed)}")
-        curve = {p["budget"]: p["succeeded"] for p in record["curve"]}
-        points = [b for b in CURVE_POINTS if b in curve]
-        print("success within a budget of b queries (b: flipped): " + ", ".join(f"{b}: {curve[b]}" for b in points))
+        print(f"{MODEL.name}, first {args.limit} held-out questions ({DATA.name}); recipes {', '.join([recipe, *args.compare])}", flush=True)
+        results = []
+        for index, name in enumerate([recipe, *args.compare]):
+            (work / str(index)).mkdir()
+            results.append(compare(name, n, work / str(index)))
+        curves = [{"label": f"attack, {r['recipe']}", "attempted": r["record"]["attempted"], "curve": r["record"]["curve"]} for r in results]
+        references = [{"label": f"static {r['recipe']} variant ({r['static']}/{r['record']['attempted']})",
+                       "rate": 100.0 * r["static"] / max(1, r["record"]["attempted"])} for r in results]
         FIGURE.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(attack_dir / "success_vs_budget.png", FIGURE)
-        print(f"curve: {FIGURE.relative_to(REPO)}")
+        FIGURE.write_bytes(png_bytes(budget_figure(curves, references=references)))
+        print(f"curve (each attack, and its recipe's static flips as a dashed line): {FIGURE.relative_to(REPO)}")
 
+        main_run = results[0]
         full_dir = work / "attack-all"
-        shutil.copytree(attack_dir / "cache", full_dir / "cache")  # the queries of the first run, reused
+        shutil.copytree(main_run["attack_dir"] / "cache", full_dir / "cache")  # the queries of the first run, reused
         robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(full_dir), "--recipe", recipe, "--quiet")
         full = json.loads((full_dir / "attack.json").read_text())
-        robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(static_file), "--output-dir", str(work / "static-all"), "--quiet")
+        robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(main_run["static_file"]), "--output-dir", str(work / "static-all"), "--quiet")
         static_all, _ = right_to_wrong(work / "static-all")
         low, high = full["success_rate_ci"]
         ratio = f"{full['succeeded'] / len(static_all):.2f}x" if static_all else "inf"
-        print(f"all {full['questions']} held-out questions: attack {full['succeeded']} flipped of {full['attempted']} right on clean "
+        print()
+        print(f"all {full['questions']} held-out questions, {recipe}: attack {full['succeeded']} flipped of {full['attempted']} right on clean "
               f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); static {len(static_all)}; "
               f"attack / static {ratio}")
 
@@ -193,7 +213,7 @@ def main() -> None:
         random.Random(13).shuffle(items)
         POOL.parent.mkdir(parents=True, exist_ok=True)
         POOL.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
-        print(f"blind-review pool: {len(items)} flipped questions ({note}), shuffled -> {POOL.relative_to(REPO)}")
+        print(f"blind-review pool ({recipe}): {len(items)} flipped questions ({note}), shuffled -> {POOL.relative_to(REPO)}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
