@@ -15,12 +15,14 @@ command a user would run, in a fresh process:
 5. all held-out questions: the attack (the query cache of step 2 reused) and the static flips on them;
 6. the blind-review pool: 50 flipped questions in benchmarks/validity/attack-pool.jsonl (id, original and
    attacked question, the answer and the context sentence holding it; nothing about the model), the sheet
-   for judging them as ../shared/validity/README.md describes: every held-out flip, and when those are
-   fewer than 50, the rest drawn at random (seed 13) from the flips on the other 12 articles of
-   squad2-dev-half.json (the questions the model was trained on; attacked in growing prefixes until enough
-   flipped). Validity is a property of the edits, which the model only chose among.
+   for judging them as ../shared/validity/README.md describes: every flip of the default attack on all
+   6,078 shared questions (the held-out ones, then the other 12 articles of squad2-dev-half.json, which the
+   model was trained on: validity is a property of the edits, which the model only chose among), and when
+   those are fewer than 50, the rest drawn at random (seed 13) from the further flips of the same attack
+   allowed up to 3 words.
 
-Steps 1-4 run for the default recipe and, for comparison, for the recipes given by `--compare` (default
+Steps 1-4 run for the default recipe (with two wider attacks beside it: edits the recipe's soft rules
+penalise included, and up to 3 words) and, for comparison, for the recipes given by `--compare` (default
 qads@1.1, whose larger space has more to search); steps 5-6 for the default recipe only.
 
     python benchmarks/attack_strength.py [--limit 200] [--recipe NAME] [--compare RECIPE ...] [--pool 50]
@@ -109,8 +111,9 @@ def trained_on_file(work: Path) -> Path:
     return path
 
 
-def compare(recipe: str, n: str, work: Path) -> dict:
-    """Steps 1-4 for one recipe on the first `n` questions; prints them and returns what the figure needs."""
+def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
+    """Steps 1-4 for one recipe on the first `n` questions; prints them and returns what the figure needs.
+    `wider`: also the attack with penalised edits included, and with up to 3 words."""
     static_file = work / "static.json"
     robustqa("build-dataset", "--input", str(DATA), "--output", str(static_file), "--recipe", recipe)
     robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(static_file), "--limit", n, "--output-dir", str(work / "static"), "--quiet")
@@ -149,6 +152,17 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     curve = {p["budget"]: p["succeeded"] for p in record["curve"]}
     points = [b for b in CURVE_POINTS if b in curve]
     print("  success within a budget of b queries (b: flipped): " + ", ".join(f"{b}: {curve[b]}" for b in points))
+    for extra, label in (("--include-penalised", "edits a soft rule penalises included"), ("--max-edits=3", "up to 3 words")):
+        if not wider:
+            break
+        other = work / f"attack{extra}"
+        shutil.copytree(attack_dir / "cache", other / "cache")  # answers already paid for are reused
+        robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(other), "--limit", n, "--recipe", recipe, extra, "--quiet")
+        wide = json.loads((other / "attack.json").read_text())
+        flips = {q["id"] for q in wide["questions_detail"] if q["status"] == "succeeded"}
+        ratio = f"{len(flips) / len(static_flips):.2f}x" if static_flips else "inf"
+        print(f"  attack with {extra} ({label}): {len(flips)} flipped of {wide['attempted']} ({wide['no_valid_edit']} with no valid edit); "
+              f"{ratio} the static flips; {len(static_flips - flips)} static flips not among them")
     return {"recipe": recipe, "record": record, "static": len(static_flips), "static_file": static_file, "attack_dir": attack_dir}
 
 
@@ -172,7 +186,7 @@ def main() -> None:
         results = []
         for index, name in enumerate([recipe, *args.compare]):
             (work / str(index)).mkdir()
-            results.append(compare(name, n, work / str(index)))
+            results.append(compare(name, n, work / str(index), wider=index == 0))
         curves = [{"label": f"attack, {r['recipe']}", "attempted": r["record"]["attempted"], "curve": r["record"]["curve"]} for r in results]
         references = [{"label": f"static {r['recipe']} variant ({r['static']}/{r['record']['attempted']})",
                        "rate": 100.0 * r["static"] / max(1, r["record"]["attempted"])} for r in results]
@@ -194,21 +208,22 @@ def main() -> None:
               f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); static {len(static_all)}; "
               f"attack / static {ratio}")
 
-        items = flipped_items(full_dir, DATA)
-        note = f"all {len(items)} held-out flips"
+        other_file, other_dir = trained_on_file(work), work / "attack-trained-on"
+        sources = [(DATA, full_dir, "held-out"), (other_file, other_dir, "training-article")]
+        robustqa("attack", str(MODEL), "--input", str(other_file), "--output-dir", str(other_dir), "--recipe", recipe, "--quiet")
+        items = [item for data, folder, _ in sources for item in flipped_items(folder, data)]
+        counts = [f"{len(flipped_items(folder, data))} {kind}" for data, folder, kind in sources]
+        note = f"every flip of the default attack on all {len(items)} ({', '.join(counts)})"
         if len(items) < args.pool:
-            other_file, other_dir = trained_on_file(work), work / "attack-trained-on"
-            total = sum(1 for a in json.loads(other_file.read_text())["data"] for p in a["paragraphs"] for _ in p["qas"])
-            limit = 500
-            while True:
-                robustqa("attack", str(MODEL), "--input", str(other_file), "--output-dir", str(other_dir), "--recipe", recipe,
-                         "--limit", str(min(limit, total)), "--quiet")
-                others = flipped_items(other_dir, other_file)
-                if len(items) + len(others) >= args.pool or limit >= total:
-                    break
-                limit *= 2
-            drawn = random.Random(13).sample(others, min(len(others), args.pool - len(items)))
-            note += f", and {len(drawn)} drawn at random from the {len(others)} flips on the first {min(limit, total)} questions of the model's training articles"
+            wider: list[dict] = []
+            for data, folder, _ in sources:
+                three = folder.parent / f"{folder.name}-3"
+                shutil.copytree(folder / "cache", three / "cache")
+                robustqa("attack", str(MODEL), "--input", str(data), "--output-dir", str(three), "--recipe", recipe, "--max-edits", "3", "--quiet")
+                taken = {item["id"] for item in items}
+                wider += [item for item in flipped_items(three, data) if item["id"] not in taken]
+            drawn = random.Random(13).sample(wider, min(len(wider), args.pool - len(items)))
+            note += f"; and {len(drawn)} drawn at random from the {len(wider)} further flips of the attack with up to 3 words"
             items += drawn
         random.Random(13).shuffle(items)
         POOL.parent.mkdir(parents=True, exist_ok=True)

@@ -70,6 +70,7 @@ def adversarial_document(run: AttackRun) -> dict[str, Any]:
             "budget": config.budget,
             "max_edits": config.max_edits,
             "beam": config.beam,
+            "include_penalised": config.include_penalised,
             "seed": config.seed,
             "flip_margin": FLIP_MARGIN,
         },

@@ -41,6 +41,7 @@ class AttackConfig:
     budget: int = DEFAULT_BUDGET
     max_edits: int | None = None  # None: the recipe's own budget for each question
     beam: int = DEFAULT_BEAM
+    include_penalised: bool = False  # also search edits a soft rule of the recipe penalises (robustqa.attack.space)
     limit: int | None = None
     seed: int = DEFAULT_SEED
     trust_remote_code: bool = False
@@ -114,6 +115,7 @@ def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: M
         "budget": config.budget,
         "max_edits": config.max_edits if config.max_edits is not None else "recipe",
         "beam": config.beam,
+        "penalised": config.include_penalised,
         "flip_margin": FLIP_MARGIN,
         "seed": config.seed,
         **settings_fields,
@@ -192,7 +194,7 @@ def attack_examples(examples: list[QAExample], recipe: perturbations.Recipe, ora
         elif scored.margin <= FLIP_MARGIN:
             status[ex.id] = RIGHT_BY_A_HAIR
         else:
-            space = search_space(recipe, ex.question, wsd_context=ex.context)
+            space = search_space(recipe, ex.question, wsd_context=ex.context, include_penalised=config.include_penalised)
             spaces[ex.id] = space
             limits[ex.id] = config.max_edits if config.max_edits is not None else space.limit
             searches[ex.id] = search(space, budget=config.budget, max_edits=limits[ex.id], beam=config.beam)

@@ -10,7 +10,8 @@ rank, not only the first, except those a soft (ranking) rule of the recipe penal
 edit only when it has nothing better, as a last resort for coverage, but a search that picks, among many
 edits, the ones the model fails on would favour exactly the doubtful ones (weak sense evidence, a synonym
 mostly used in another sense), and an attack that wins by breaking questions measures nothing. Recipes
-without soft rules (the 1.x versions) lose nothing to this.
+without soft rules (the 1.x versions) lose nothing to this. `include_penalised` searches them too (the whole
+space a build may write), to measure what they add.
 """
 
 from __future__ import annotations
@@ -74,14 +75,23 @@ def budget_limit(recipe: perturbations.Recipe, words: int) -> int:
     return min(budget.max_substitutions, max(budget.min_substitutions, math.floor(budget.rate * words + 1e-9)))
 
 
-def search_space(recipe: perturbations.Recipe, text: str, *, wsd_context: str | None = None, frozen_spans: Sequence[tuple[int, int]] = ()) -> Space:
-    """The slots of `text` under `recipe`, in text order, each with its valid, unpenalised replacements, ranked."""
+def search_space(
+    recipe: perturbations.Recipe,
+    text: str,
+    *,
+    wsd_context: str | None = None,
+    frozen_spans: Sequence[tuple[int, int]] = (),
+    include_penalised: bool = False,
+) -> Space:
+    """The slots of `text` under `recipe`, in text order, each with its valid replacements, ranked: those no
+    soft rule penalises, or with `include_penalised` every one the recipe allows (penalised ones last)."""
     space = perturbations.search_space(recipe, text, frozen_spans=tuple(frozen_spans), wsd_context=wsd_context)
     slots: list[Slot] = []
     for group in dict.fromkeys(p.group for p in space.positions):
         occurrences = [p for p in space.positions if p.group == group]
         first = occurrences[0]
-        trusted = [r for r in first.candidates if r.penalty <= 0]
+        ranked = sorted(first.candidates, key=lambda r: r.penalty)  # stable: the engine's rank within a penalty
+        trusted = ranked if include_penalised else [r for r in ranked if r.penalty <= 0]
         if not trusted:
             continue
         choices = tuple(Choice(len(slots), rank, r.name, r.form, r.confidence) for rank, r in enumerate(trusted))

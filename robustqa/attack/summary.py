@@ -84,7 +84,8 @@ def attack_record(run: AttackRun) -> dict[str, Any]:
     config = run.config
     settings = dict(config.settings.to_dict()) if hasattr(config.settings, "to_dict") else {}
     settings.update(
-        recipe=run.recipe.ident, budget=config.budget, max_edits=config.max_edits, beam=config.beam, limit=config.limit,
+        recipe=run.recipe.ident, budget=config.budget, max_edits=config.max_edits, beam=config.beam, include_penalised=config.include_penalised,
+        limit=config.limit,
         seed=config.seed, flip_margin=FLIP_MARGIN,
     )
     cost = run.cost

@@ -18,6 +18,7 @@ from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 @click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(min=1), metavar="Q", help="Model queries (variants scored) per question.")
 @click.option("--max-edits", type=click.IntRange(min=1), default=None, metavar="K", help="Words changed at most per question [default: the recipe's own budget for that question].")
 @click.option("--beam", default=DEFAULT_BEAM, show_default=True, type=click.IntRange(min=1), help="States kept between edits (1: greedy).")
+@click.option("--include-penalised", is_flag=True, help="Also search edits a soft rule of the recipe penalises (a build writes them only as a last resort; they are more often invalid).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Attack only the first N questions of the input.")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the recipe's per-question generators (in the signature).")
 @click.option("--batch-size", default=32, show_default=True, type=click.IntRange(min=1), help="Windows per forward pass.")
@@ -36,6 +37,7 @@ def attack(
     budget: int,
     max_edits: int | None,
     beam: int,
+    include_penalised: bool,
     limit: int | None,
     seed: int,
     batch_size: int,
@@ -58,7 +60,7 @@ def attack(
     )
     config = AttackConfig(
         input_file=input_file, output_dir=output_dir, settings=settings, recipe=recipe_name, budget=budget, max_edits=max_edits, beam=beam,
-        limit=limit, seed=seed, trust_remote_code=trust_remote_code, progress=not quiet,
+        include_penalised=include_penalised, limit=limit, seed=seed, trust_remote_code=trust_remote_code, progress=not quiet,
     )
     try:
         run = run_attack(model, config)

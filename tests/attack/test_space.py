@@ -66,3 +66,6 @@ def test_edits_a_soft_rule_penalises_are_left_out(squad_heldout_path: Path) -> N
     forms = {c.form for c in space.slots[0].choices}
     assert forms == {r.form for r in battle.candidates} - penalised
     assert space.limit == 1  # qads@2.0 changes one word per question
+    every = search_space(recipe, question, wsd_context=context, include_penalised=True)
+    assert [c.form for c in every.slots[0].choices][-len(penalised):] == [r.form for r in battle.candidates if r.penalty > 0]
+    assert {c.form for c in every.slots[0].choices} == {r.form for r in battle.candidates}
