@@ -19,7 +19,8 @@ command a user would run, in a fresh process:
    6,078 shared questions (the held-out ones, then the other 12 articles of squad2-dev-half.json, which the
    model was trained on: validity is a property of the edits, which the model only chose among), and when
    those are fewer than 50, the rest drawn at random (seed 13) from the further flips of the same attack
-   allowed up to 3 words.
+   allowed up to 3 words, then of the attack with the edits the recipe's soft rules penalise; each item's
+   `search` says which (keep that column from the judges).
 
 Steps 1-4 run for the default recipe (with two wider attacks beside it: edits the recipe's soft rules
 penalise included, and up to 3 words) and, for comparison, for the recipes given by `--compare` (default
@@ -189,7 +190,7 @@ def main() -> None:
             results.append(compare(name, n, work / str(index), wider=index == 0))
         curves = [{"label": f"attack, {r['recipe']}", "attempted": r["record"]["attempted"], "curve": r["record"]["curve"]} for r in results]
         references = [{"label": f"static {r['recipe']} variant ({r['static']}/{r['record']['attempted']})",
-                       "rate": 100.0 * r["static"] / max(1, r["record"]["attempted"])} for r in results]
+                       "rate": 100.0 * r["static"] / max(1, r["record"]["attempted"]), "curve": i} for i, r in enumerate(results)]
         FIGURE.parent.mkdir(parents=True, exist_ok=True)
         FIGURE.write_bytes(png_bytes(budget_figure(curves, references=references)))
         print(f"curve (each attack, and its recipe's static flips as a dashed line): {FIGURE.relative_to(REPO)}")
@@ -208,23 +209,28 @@ def main() -> None:
               f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); static {len(static_all)}; "
               f"attack / static {ratio}")
 
-        other_file, other_dir = trained_on_file(work), work / "attack-trained-on"
-        sources = [(DATA, full_dir, "held-out"), (other_file, other_dir, "training-article")]
-        robustqa("attack", str(MODEL), "--input", str(other_file), "--output-dir", str(other_dir), "--recipe", recipe, "--quiet")
-        items = [item for data, folder, _ in sources for item in flipped_items(folder, data)]
-        counts = [f"{len(flipped_items(folder, data))} {kind}" for data, folder, kind in sources]
-        note = f"every flip of the default attack on all {len(items)} ({', '.join(counts)})"
-        if len(items) < args.pool:
-            wider: list[dict] = []
-            for data, folder, _ in sources:
-                three = folder.parent / f"{folder.name}-3"
-                shutil.copytree(folder / "cache", three / "cache")
-                robustqa("attack", str(MODEL), "--input", str(data), "--output-dir", str(three), "--recipe", recipe, "--max-edits", "3", "--quiet")
-                taken = {item["id"] for item in items}
-                wider += [item for item in flipped_items(three, data) if item["id"] not in taken]
-            drawn = random.Random(13).sample(wider, min(len(wider), args.pool - len(items)))
-            note += f"; and {len(drawn)} drawn at random from the {len(wider)} further flips of the attack with up to 3 words"
+        # the pool: the default attack's flips on every shared question, then wider searches of the same recipe
+        other_file = trained_on_file(work)
+        sources = [(DATA, full_dir), (other_file, work / "attack-trained-on")]
+        robustqa("attack", str(MODEL), "--input", str(other_file), "--output-dir", str(sources[1][1]), "--recipe", recipe, "--quiet")
+        items = [dict(item, search="default") for data, folder in sources for item in flipped_items(folder, data)]
+        parts = [f"{len(items)} of the default attack ({len(flipped_items(full_dir, DATA))} held-out)"]
+        wider_searches = (("--max-edits=3", "up to 3 words"), ("--include-penalised", "penalised edits included"))
+        for extra, label in wider_searches:
+            found: list[dict] = []
+            for data, folder in sources:
+                other = folder.parent / f"{folder.name}{extra}"
+                shutil.copytree(folder / "cache", other / "cache")  # every clean answer is paid for already
+                robustqa("attack", str(MODEL), "--input", str(data), "--output-dir", str(other), "--recipe", recipe, extra, "--quiet")
+                taken = {item["id"] for item in items + found}
+                found += [dict(item, search=label) for item in flipped_items(other, data) if item["id"] not in taken]
+            drawn = random.Random(13).sample(found, min(len(found), max(0, args.pool - len(items))))
+            parts.append(f"{len(drawn)} drawn at random from the {len(found)} further flips with {label}")
             items += drawn
+        note = "; ".join(parts)
+        held_wide = json.loads((full_dir.parent / "attack-all--include-penalised" / "attack.json").read_text())
+        print(f"all held-out questions, {recipe} with penalised edits included: attack {held_wide['succeeded']} flipped "
+              f"({held_wide['no_valid_edit']} with no valid edit); static {len(static_all)}")
         random.Random(13).shuffle(items)
         POOL.parent.mkdir(parents=True, exist_ok=True)
         POOL.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
