@@ -216,6 +216,47 @@ def breakdown_figure(rows: Sequence[Mapping[str, Any]], title: str = "", metric:
     return ax.figure
 
 
+def budget_figure(curves: Sequence[Mapping[str, Any]], ax: Any = None, references: Sequence[Mapping[str, Any]] = ()) -> Figure:
+    """Attack success against the query budget: one step line per attack (`label`, `attempted` and `curve`,
+    a list of {"budget", "succeeded"} as attack.json records it), with the final rate's 95% Wilson interval
+    as a bar at the right end; `references` ({"label", "rate"} in percent, e.g. the static recipe's flips
+    on the same questions, and optionally "curve", the index of the curve whose colour it takes) are dashed
+    horizontal lines. The rate axis stops a little above the highest
+    interval, so that small rates stay readable."""
+    from robustqa.stats import wilson_interval
+
+    if ax is None:
+        ax = _figure(6.0, 4.0).subplots()
+    top = max((float(r["rate"]) for r in references), default=0.0)
+    colors = []
+    for curve in curves:
+        points = curve["curve"]
+        attempted = int(curve["attempted"])
+        budgets = [int(p["budget"]) for p in points]
+        rates = [100.0 * int(p["succeeded"]) / attempted if attempted else 0.0 for p in points]
+        line = ax.step(budgets, rates, where="post", label=f"{curve['label']} ({points[-1]['succeeded'] if points else 0}/{attempted})")
+        colors.append(line[0].get_color())
+        if points and attempted:
+            low, high = wilson_interval(int(points[-1]["succeeded"]), attempted)
+            ax.errorbar([budgets[-1]], [rates[-1]], yerr=[[max(0.0, rates[-1] - 100 * low)], [max(0.0, 100 * high - rates[-1])]],
+                        color=line[0].get_color(), capsize=3)
+            top = max(top, 100 * high)
+    for reference in references:
+        index = reference.get("curve")
+        color = colors[int(index)] if index is not None and 0 <= int(index) < len(colors) else "gray"
+        ax.axhline(float(reference["rate"]), linestyle="--", linewidth=1, color=color, label=str(reference["label"]))
+    ax.set_xlabel("query budget per question (variants scored)")
+    ax.set_ylabel("questions flipped (% of those right on clean)")
+    ax.set_ylim(0, min(100.0, max(10.0, 1.15 * top)))
+    ax.set_xlim(left=0)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title("Attack success within a query budget (bar: 95% Wilson interval)", fontsize=9)
+    if ax.figure.get_layout_engine() is None:
+        ax.figure.tight_layout()
+    return ax.figure
+
+
 def png_bytes(figure: Figure) -> bytes:
     """The figure as PNG, ready for an atomic write or a data URI."""
     buffer = io.BytesIO()

@@ -58,8 +58,9 @@ def file_sha12(path: Path) -> str:
 
 
 def recipe_of(dataset: SquadDataset) -> tuple[str | None, str | None]:
-    """(what made the file, its signature): the recipe of a robustqa-built file (`qads@1.1`), the shift of an
-    imported one (`addsent@1`, from `shift:` in its signature); (None, None) for any other file."""
+    """(what made the file, its signature): the recipe of a robustqa-built file (`qads@1.1`), of an adversarial
+    set `robustqa attack` wrote (`attack:qads@1.1`), the shift of an imported one (`addsent@1`, from `shift:` in
+    its signature); (None, None) for any other file."""
     build_signature = dataset.extra.get("signature")
     meta = dataset.extra.get("robustqa")
     recipe = None
@@ -67,6 +68,8 @@ def recipe_of(dataset: SquadDataset) -> tuple[str | None, str | None]:
         info = meta.get("recipe")
         if isinstance(info, dict) and info.get("name"):
             recipe = f"{info['name']}@{info.get('version', '?')}"
+            if isinstance(meta.get("attack"), dict):  # `robustqa attack`'s adversarial set: searched against a model
+                recipe = f"attack:{recipe}"
         elif isinstance(meta.get("signature"), dict):
             recipe = meta["signature"].get("recipe")
     if recipe is None and isinstance(build_signature, str):

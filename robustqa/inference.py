@@ -437,13 +437,28 @@ class QAModelRunner:
         return logits
 
     def _predict(self, examples: list[QAExample], on_progress: Callable[[int], None] | None) -> dict[str, Prediction]:
-        windows = build_windows(self.tokenizer, examples, self.settings.max_seq_length, self.settings.doc_stride)
+        windows, logits = self.forward(examples, on_progress=on_progress)
+        if logits is None:
+            return {}
+        return self._decode(examples, windows, logits)
+
+    def forward(
+        self, examples: Sequence[QAExample], *, on_progress: Callable[[int], None] | None = None
+    ) -> tuple[Windows, dict[int, tuple[np.ndarray, np.ndarray]] | None]:
+        """The windows of `examples` and their start/end logits (window index -> unpadded arrays), for
+        callers that read more than the answer (the attack scores the clean answer's margin from them).
+
+        Runs exactly as `predict` does (length-sorted batches, dealt to the processes under a launcher), so
+        `decode` of the result gives `predict`'s answers. Under a launcher every process must call this with
+        the same examples; the logits come back on the main process only (None on the others). Counts the
+        windows, not the questions: `predict` counts those."""
+        windows = build_windows(self.tokenizer, list(examples), self.settings.max_seq_length, self.settings.doc_stride)
         batches = length_sorted_batches(windows.lengths, self.settings.batch_size)
         world = distributed.world_size()
         if world <= 1:
             logits = self._forward_all(windows, batches, on_progress)
             self.timing.windows += len(windows)
-            return self._decode(examples, windows, logits)
+            return windows, logits
         distributed.init_process_group(self.device)
         mine = batches[distributed.rank() :: world]
         started = time.perf_counter()
@@ -452,7 +467,7 @@ class QAModelRunner:
         self.timing.forward_seconds += time.perf_counter() - started
         self.timing.windows += len(windows)
         if gathered is None:
-            return {}
+            return windows, None
         logits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for part in gathered:
             for w, pair in part.items():
@@ -463,6 +478,12 @@ class QAModelRunner:
         if on_progress is not None:
             reported = _questions_complete_within(windows, mine)
             on_progress(len(examples) - reported)
+        return windows, logits
+
+    def decode(
+        self, examples: Sequence[QAExample], windows: Windows, logits: dict[int, tuple[np.ndarray, np.ndarray]]
+    ) -> dict[str, Prediction]:
+        """The answers of `forward`'s result, decoded as `predict` decodes them."""
         return self._decode(examples, windows, logits)
 
 

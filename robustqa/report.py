@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from robustqa.attack.transfer import TRANSFER_NOTE, transfer_cells, transfer_table
 from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, markdown_table, model_rows, report_cells, rules_text, signatures
 
 if TYPE_CHECKING:
@@ -19,7 +20,8 @@ FORMATS = ("md", "json", "html")
 
 
 def render_markdown(runs: Sequence[Run]) -> str:
-    """The comparison table of report.md: every comparison of every model of every run, then each run's signature."""
+    """The comparison table of report.md: every comparison of every model of every run, the transfer matrix
+    when runs on adversarial sets are among them, then each run's signature."""
     lines = [
         "# robustqa evaluation",
         "",
@@ -28,6 +30,9 @@ def render_markdown(runs: Sequence[Run]) -> str:
         *markdown_table(report_cells(runs), REPORT_COLUMNS),
         "",
     ]
+    columns, rows = transfer_table(runs)
+    if rows:
+        lines += ["## Transfer", "", TRANSFER_NOTE, "", *markdown_table(rows, columns), ""]
     for label, signature in signatures(runs):
         lines.append(f"Signature{f' ({label})' if label else ''}: `{signature}`")
         lines.append("")
@@ -40,8 +45,9 @@ def comparison_rows(runs: Sequence[Run]) -> list[dict[str, Any]]:
 
 
 def render_json(runs: Sequence[Run]) -> str:
-    """The numbers for scripts: the comparison rows and every run's report.json (with `run_dir`)."""
-    document = {"table": comparison_rows(runs), "runs": [run.to_dict() for run in runs]}
+    """The numbers for scripts: the comparison rows, the transfer cells (runs on adversarial sets; else empty)
+    and every run's report.json (with `run_dir`)."""
+    document = {"table": comparison_rows(runs), "transfer": [c.to_dict() for c in transfer_cells(runs)], "runs": [run.to_dict() for run in runs]}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 

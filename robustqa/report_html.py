@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from robustqa import __version__
+from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
 from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, html_table, report_cells, rules_text
 
 if TYPE_CHECKING:
@@ -32,12 +33,14 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     if chart_png:
         encoded = base64.b64encode(chart_png).decode("ascii")
         chart = f'<img alt="clean vs perturbed scores" src="data:image/png;base64,{encoded}">'
+    columns, rows = transfer_table(runs)
+    transfer = f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{html_table(rows, columns)}\n" if rows else ""
     signatures = "".join(f"<li><b>{html.escape(str(run.path))}</b>: <code>{html.escape(run.signature)}</code></li>" for run in runs)
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>robustqa report</title>"
         f"<style>{_STYLE}</style></head><body>\n"
         "<h1>robustqa: clean vs perturbed</h1>\n"
         f"<p>EM/F1: {html.escape(rules_text(runs))}, in points. {html.escape(TABLE_NOTE.replace('*', ''))}</p>\n"
-        f"{table}\n{chart}\n<h2>Signatures</h2><ul>{signatures}</ul>\n"
+        f"{table}\n{chart}\n{transfer}<h2>Signatures</h2><ul>{signatures}</ul>\n"
         f"<p><small>robustqa {html.escape(__version__)}</small></p></body></html>\n"
     )

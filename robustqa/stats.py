@@ -333,3 +333,21 @@ def build_pairs(
         )
         for pid, cid in mapping.items()
     ]
+
+
+def wilson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of a proportion (in [0, 1]): unlike the normal interval it stays inside [0, 1]
+    and keeps its coverage for small counts and rates near 0 or 1, which attack success rates often are.
+    (0, 1) when there are no trials."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= trials:
+        raise ValueError(f"{successes} successes out of {trials} trials")
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * float(np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))

@@ -17,6 +17,7 @@ from robustqa.errors import RobustQAError
 
 # command name -> "module:attribute"; each module owns its commands.
 _COMMANDS: dict[str, str] = {
+    "attack": "robustqa.cli.attack_cmd:attack",
     "build-dataset": "robustqa.cli.build_cmds:build_dataset",
     "perturb": "robustqa.cli.build_cmds:perturb",
     "recipes": "robustqa.cli.build_cmds:recipes",

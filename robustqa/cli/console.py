@@ -38,10 +38,15 @@ def console(stream: object = None) -> Console:
 def print_comparison(runs: Sequence[Run], columns: Sequence[str] | None = None) -> None:
     """The report table of every model of every run in the terminal (`columns`: all of the report's by
     default), then each run's signature."""
+    from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
     from robustqa.tables import REPORT_COLUMNS, report_cells, rich_table, signatures
 
     out = console()
     out.print(rich_table(report_cells(runs), columns or REPORT_COLUMNS, table_title(runs)))
+    transfer_columns, transfer_rows = transfer_table(runs)
+    if transfer_rows:
+        out.print(rich_table(transfer_rows, transfer_columns, "transfer: exact match on each adversarial set"))
+        out.print(TRANSFER_NOTE, markup=False, highlight=False, soft_wrap=True)
     for label, signature in signatures(runs):
         out.print(f"signature{f' ({label})' if label else ''}: {signature}", markup=False, highlight=False, soft_wrap=True)
 

@@ -1,0 +1,231 @@
+"""One `robustqa attack` run: read the questions, ask the model the clean ones, search the recipe's space of
+every question it got right, many questions' variants per batched call, until each flips or runs out.
+
+The searches run in lockstep: each round collects the variants every unfinished search wants next, asks the
+oracle once (cache, then the model in batched chunks), and hands each search its answers. Under a launcher
+every process runs the same rounds (the searches are deterministic and see the same broadcast answers).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import perturbations
+from robustqa import distributed
+from robustqa.attack.oracle import DEFAULT_CHUNK, Oracle
+from robustqa.attack.query_cache import QueryCache, query_cache_key
+from robustqa.attack.scorer import ModelScorer, Query, Scored, Scorer
+from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET, FLIP_MARGIN, Search, SearchOutcome, Variant, search
+from robustqa.attack.space import Space, search_space
+from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
+from robustqa.errors import InputError, OutputError
+from robustqa.eval_data import file_sha12
+from robustqa.models import ModelSpec, model_slug, resolve_model
+from robustqa.signature import Signature
+from robustqa.squad import QAExample, SquadDataset, check_unique_ids, load_squad
+
+# Why a question was not searched, or how its search ended.
+SUCCEEDED, FAILED, WRONG_ON_CLEAN, RIGHT_BY_A_HAIR = "succeeded", "failed", "wrong-on-clean", "right-by-a-hair"
+
+
+@dataclass(frozen=True)
+class AttackConfig:
+    input_file: Path
+    output_dir: Path
+    settings: Any  # robustqa.inference.InferenceSettings (kept loose: importing this module loads no torch)
+    recipe: str = DEFAULT_RECIPE
+    budget: int = DEFAULT_BUDGET
+    max_edits: int | None = None  # None: the recipe's own budget for each question
+    beam: int = DEFAULT_BEAM
+    include_penalised: bool = False  # also search edits a soft rule of the recipe penalises (robustqa.attack.space)
+    limit: int | None = None
+    seed: int = DEFAULT_SEED
+    trust_remote_code: bool = False
+    chunk_size: int = DEFAULT_CHUNK
+    progress: bool = True
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    """One question of the input: its clean answer, and the search if there was one."""
+
+    example: QAExample
+    status: str  # SUCCEEDED, FAILED, WRONG_ON_CLEAN or RIGHT_BY_A_HAIR
+    clean: Scored
+    space: Space | None = None
+    max_edits: int | None = None
+    outcome: SearchOutcome | None = None
+
+    @property
+    def attempted(self) -> bool:
+        return self.status in (SUCCEEDED, FAILED)
+
+
+@dataclass(frozen=True)
+class AttackCost:
+    """What the attack cost: queries the model ran (not those from the cache) and the seconds spent."""
+
+    model_queries: int
+    from_cache: int
+    seconds: float
+    forward_seconds: float
+    windows: int
+    device: str
+    processes: int
+
+
+@dataclass(frozen=True)
+class AttackRun:
+    config: AttackConfig
+    dataset: SquadDataset
+    recipe: perturbations.Recipe
+    spec: ModelSpec
+    fingerprint: str
+    signature: Signature
+    results: tuple[QuestionResult, ...]
+    cost: AttackCost
+
+
+ScorerFactory = Callable[[ModelSpec, Any], Scorer]
+
+
+def load_recipe(name: str) -> perturbations.Recipe:
+    """The recipe by name or name@version; only recipes that edit questions alone can be searched here."""
+    recipe = perturbations.get_recipe(name)
+    if recipe.fields != frozenset({"question"}):
+        raise InputError(
+            f"recipe '{recipe.ident}' edits {', '.join(sorted(recipe.fields))}; the attack searches question edits only",
+            hint="choose a recipe that edits questions only (see `robustqa recipes`)",
+        )
+    return recipe
+
+
+def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: ModelSpec, fingerprint: str, data_sha: str, settings_fields: dict[str, Any]) -> Signature:
+    """Recipe, target model with its fingerprint, input hash, the search's limits, seed, answer-changing
+    settings, WordNet version; robustqa's version last."""
+    fields: dict[str, Any] = {
+        "attack": recipe.ident,
+        "target": f"{spec.model_id}@{fingerprint}",
+        "input": data_sha,
+        "limit": config.limit,
+        "budget": config.budget,
+        "max_edits": config.max_edits if config.max_edits is not None else "recipe",
+        "beam": config.beam,
+        "penalised": config.include_penalised,
+        "flip_margin": FLIP_MARGIN,
+        "seed": config.seed,
+        **settings_fields,
+        "wordnet": perturbations.wordnet_version(),
+    }
+    return Signature.create(fields)
+
+
+def _default_scorer_factory(spec: ModelSpec, settings: Any) -> Scorer:
+    from robustqa.inference import QAModelRunner
+
+    return ModelScorer(QAModelRunner(spec, settings))
+
+
+def check_config(config: AttackConfig) -> None:
+    if config.budget < 1:
+        raise InputError(f"budget {config.budget} allows no query", hint="give a budget of at least 1 query per question")
+    if config.max_edits is not None and config.max_edits < 1:
+        raise InputError(f"max_edits {config.max_edits} allows no edit", hint="allow at least 1 edit")
+    if config.beam < 1:
+        raise InputError(f"beam {config.beam} keeps no state", hint="give a beam of at least 1")
+    if config.limit is not None and config.limit < 1:
+        raise InputError(f"limit {config.limit} leaves no questions", hint="give a positive number")
+    output = Path(config.output_dir)
+    if output.exists() and not output.is_dir():
+        raise OutputError("is a file", path=str(output), hint="give a folder for the attack", setting="output_dir")
+
+
+def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactory | None = None) -> AttackRun | None:
+    """Attack `model` on the questions of `config.input_file`; the run on the main process, None on the others."""
+    check_config(config)
+    recipe = load_recipe(config.recipe)
+    spec = resolve_model(model, trust_remote_code=config.trust_remote_code)
+    dataset = load_squad(config.input_file)
+    check_unique_ids(dataset)
+    examples = dataset.examples()[: config.limit] if config.limit is not None else dataset.examples()
+    if not examples:
+        raise InputError("the input has no questions", path=str(config.input_file), hint="give a SQuAD 2.0 file with questions")
+    perturbations.check_resources()
+    data_sha = file_sha12(Path(config.input_file))
+    scorer = (scorer_factory or _default_scorer_factory)(spec, config.settings)
+    runner = getattr(scorer, "runner", None)
+    settings_fields = dict((getattr(runner, "settings", None) or config.settings).signature_fields())
+    cache_path = Path(config.output_dir) / "cache" / f"{model_slug(spec.name)}-{query_cache_key(spec.model_id, scorer.fingerprint, data_sha, settings_fields)}.jsonl"
+    oracle = Oracle(scorer, QueryCache(cache_path), chunk_size=config.chunk_size, progress=config.progress)
+    search_started = time.perf_counter()
+    results = attack_examples(examples, recipe, oracle, config)
+    perturbations.save_cache()
+    timing = getattr(runner, "timing", None)
+    cost = AttackCost(
+        model_queries=oracle.model_queries,
+        from_cache=oracle.from_cache,
+        seconds=time.perf_counter() - search_started,
+        forward_seconds=float(getattr(timing, "forward_seconds", 0.0)),
+        windows=int(getattr(timing, "windows", 0)),
+        device=str(getattr(runner, "device_name", "unknown")),
+        processes=distributed.world_size(),
+    )
+    if not distributed.is_main_process():
+        return None
+    signature = attack_signature(config, recipe, spec, scorer.fingerprint, data_sha, settings_fields)
+    return AttackRun(config, dataset, recipe, spec, scorer.fingerprint, signature, tuple(results), cost)
+
+
+def attack_examples(examples: list[QAExample], recipe: perturbations.Recipe, oracle: Oracle, config: AttackConfig) -> list[QuestionResult]:
+    """The clean round, then the searches of the questions right on it, in lockstep rounds."""
+    clean = oracle.ask([Query(ex.id, ex.question, ex) for ex in examples], description="clean questions")
+    by_id = {ex.id: ex for ex in examples}
+    searches: dict[str, Search] = {}
+    spaces: dict[str, Space] = {}
+    limits: dict[str, int] = {}
+    status: dict[str, str] = {}
+    for ex, scored in zip(examples, clean):
+        if not scored.right:
+            status[ex.id] = WRONG_ON_CLEAN
+        elif scored.margin <= FLIP_MARGIN:
+            status[ex.id] = RIGHT_BY_A_HAIR
+        else:
+            space = search_space(recipe, ex.question, wsd_context=ex.context, include_penalised=config.include_penalised)
+            spaces[ex.id] = space
+            limits[ex.id] = config.max_edits if config.max_edits is not None else space.limit
+            searches[ex.id] = search(space, budget=config.budget, max_edits=limits[ex.id], beam=config.beam)
+    outcomes: dict[str, SearchOutcome] = {}
+    pending: dict[str, list[Variant]] = {}
+    for qid, running in searches.items():
+        _advance(qid, running, None, pending, outcomes)
+    round_number = 0
+    while pending:
+        round_number += 1
+        queries = [Query(qid, v.text, by_id[qid]) for qid, variants in pending.items() for v in variants]
+        answers = oracle.ask(queries, description=f"attack round {round_number}")
+        position = 0
+        asked, pending = pending, {}
+        for qid, variants in asked.items():
+            given = {v.text: answers[position + i] for i, v in enumerate(variants)}
+            position += len(variants)
+            _advance(qid, searches[qid], given, pending, outcomes)
+    results = []
+    for ex, scored in zip(examples, clean):
+        if ex.id in outcomes:
+            outcome = outcomes[ex.id]
+            state = SUCCEEDED if outcome.succeeded else FAILED
+            results.append(QuestionResult(ex, state, scored, spaces[ex.id], limits[ex.id], outcome))
+        else:
+            results.append(QuestionResult(ex, status[ex.id], scored))
+    return results
+
+
+def _advance(qid: str, running: Search, given: dict[str, Scored] | None, pending: dict[str, list[Variant]], outcomes: dict[str, SearchOutcome]) -> None:
+    try:
+        pending[qid] = running.send(given) if given is not None else next(running)
+    except StopIteration as stop:
+        outcomes[qid] = stop.value

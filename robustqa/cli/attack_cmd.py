@@ -1,0 +1,93 @@
+"""`robustqa attack`: parse, call robustqa.attack, print what it found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET
+from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
+
+
+@click.command("attack")
+@click.argument("model")
+@click.option("--input", "input_file", required=True, type=click.Path(path_type=Path, dir_okay=False), help="SQuAD 2.0 file of clean questions.")
+@click.option("--output-dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Folder: adversarial.json, attack.json, success_vs_budget.png, cache/.")
+@click.option("--recipe", "recipe_name", default=DEFAULT_RECIPE, show_default=True, metavar="NAME", help="Recipe whose edits are searched (name or name@version; question recipes only).")
+@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(min=1), metavar="Q", help="Model queries (variants scored) per question.")
+@click.option("--max-edits", type=click.IntRange(min=1), default=None, metavar="K", help="Words changed at most per question [default: the recipe's own budget for that question].")
+@click.option("--beam", default=DEFAULT_BEAM, show_default=True, type=click.IntRange(min=1), help="States kept between edits (1: greedy).")
+@click.option("--include-penalised", is_flag=True, help="Also search edits a soft rule of the recipe penalises (a build writes them only as a last resort; they are more often invalid).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Attack only the first N questions of the input.")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the recipe's per-question generators (in the signature).")
+@click.option("--batch-size", default=32, show_default=True, type=click.IntRange(min=1), help="Windows per forward pass.")
+@click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda (or cuda:N) or mps.")
+@click.option("--precision", default="auto", show_default=True, type=click.Choice(["auto", "fp32", "bf16", "fp16"]), help="As for eval.")
+@click.option("--max-seq-length", default=384, show_default=True, type=int, help="Window length in tokens (capped by the model).")
+@click.option("--doc-stride", default=128, show_default=True, type=int, help="Token overlap between windows of a long context.")
+@click.option("--null-threshold", default=0.0, show_default=True, type=float, help='Answer "" when null score − best span score exceeds this.')
+@click.option("--trust-remote-code", is_flag=True, help="Allow a hub model to run its own code (only for models you trust).")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def attack(
+    model: str,
+    input_file: Path,
+    output_dir: Path,
+    recipe_name: str,
+    budget: int,
+    max_edits: int | None,
+    beam: int,
+    include_penalised: bool,
+    limit: int | None,
+    seed: int,
+    batch_size: int,
+    device: str,
+    precision: str,
+    max_seq_length: int,
+    doc_stride: int,
+    null_threshold: float,
+    trust_remote_code: bool,
+    quiet: bool,
+) -> None:
+    """Find, for each question MODEL gets right, a valid synonym variant it gets wrong (within --budget queries)."""
+    from robustqa import distributed
+    from robustqa.attack.driver import AttackConfig, run_attack
+    from robustqa.attack.write import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
+    from robustqa.inference import InferenceSettings
+
+    settings = InferenceSettings(
+        max_seq_length=max_seq_length, doc_stride=doc_stride, batch_size=batch_size, device=device, precision=precision, null_threshold=null_threshold,
+    )
+    config = AttackConfig(
+        input_file=input_file, output_dir=output_dir, settings=settings, recipe=recipe_name, budget=budget, max_edits=max_edits, beam=beam,
+        include_penalised=include_penalised, limit=limit, seed=seed, trust_remote_code=trust_remote_code, progress=not quiet,
+    )
+    try:
+        run = run_attack(model, config)
+    finally:
+        distributed.destroy_process_group()
+    if run is None:  # not the main process under a launcher
+        return
+    record = write_attack(run)
+    click.echo(attack_summary(record))
+    click.echo(f"wrote {output_dir / ADVERSARIAL_JSON}, {output_dir / ATTACK_JSON} and {output_dir / CURVE_PNG}", err=True)
+
+
+def attack_summary(record: dict) -> str:
+    """The lines `robustqa attack` prints."""
+    not_attacked = record["not_attacked"]
+    cost = record["cost"]
+    low, high = record["success_rate_ci"]
+    rate = "–" if record["success_rate"] is None else f"{record['success_rate']:.1f}% [95% CI {low:.1f}, {high:.1f}]"
+    speed = f", {cost['queries_per_second']:.1f} queries/s" if cost.get("queries_per_second") else ""
+    lines = [
+        f"robustqa attack: {record['model']} with {record['recipe']['name']}@{record['recipe']['version']}, budget {record['settings']['budget']} queries",
+        f"  questions          {record['questions']:,}",
+        f"  not attacked       {len(not_attacked['wrong-on-clean']):,} wrong on clean, {len(not_attacked['right-by-a-hair']):,} right by less than the flip margin",
+        f"  attempted          {record['attempted']:,} (right on clean; {record['no_valid_edit']:,} with no valid edit)",
+        f"  succeeded          {record['succeeded']:,}: {rate}",
+        f"  per success        {record['edits_per_success'] or 0:.2f} edits, {record['queries_per_success'] or 0:.1f} queries to the flip (median {record['queries_per_success_median'] or 0:.0f})",
+        f"  model queries      {cost['model_queries']:,} run, {cost['from_cache']:,} from the cache; {cost['seconds']:.1f} s{speed}",
+        f"  signature          {record['signature']}",
+    ]
+    return "\n".join(lines)

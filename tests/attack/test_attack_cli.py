@@ -1,0 +1,53 @@
+"""`robustqa attack` on bad input: one line naming the problem, a non-zero exit, no traceback, no files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from robustqa.cli import cli
+from robustqa.cli.attack_cmd import attack_summary
+
+
+def _invoke(*args: str):
+    return CliRunner().invoke(cli, ["attack", *args])
+
+
+def test_a_missing_input_file(tmp_path: Path) -> None:
+    result = _invoke(str(tmp_path), "--input", str(tmp_path / "none.json"), "--output-dir", str(tmp_path / "out"))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.strip().splitlines()[-1].startswith("robustqa: error: ") and "none.json: file not found" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_recipe_that_edits_contexts(attack_input: Path, tmp_path: Path) -> None:
+    result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(tmp_path / "out"), "--recipe", "both")
+    assert result.exit_code == 2 and "edits context, question; the attack searches question edits only" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_an_unknown_recipe_and_a_zero_budget(attack_input: Path, tmp_path: Path) -> None:
+    result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(tmp_path / "out"), "--recipe", "nope")
+    assert result.exit_code == 2 and "nope" in result.output and "Traceback" not in result.output
+    result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(tmp_path / "out"), "--budget", "0")
+    assert result.exit_code == 2 and "--budget" in result.output
+
+
+def test_an_output_folder_that_is_a_file(attack_input: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(blocker))
+    assert result.exit_code == 2 and "--output-dir" in result.output and "is a file" in result.output
+
+
+def test_the_summary_lines() -> None:
+    record = {
+        "model": "m", "recipe": {"name": "qads", "version": "2.0"}, "settings": {"budget": 50}, "questions": 10,
+        "not_attacked": {"wrong-on-clean": ["a"] * 4, "right-by-a-hair": []}, "attempted": 6, "no_valid_edit": 2, "succeeded": 3,
+        "success_rate": 50.0, "success_rate_ci": [18.8, 81.2], "edits_per_success": 1.0, "queries_per_success": 2.5,
+        "queries_per_success_median": 2.0, "cost": {"model_queries": 30, "from_cache": 0, "seconds": 3.0, "queries_per_second": 10.0},
+        "signature": "attack:qads@2.0|robustqa:0.1.0",
+    }
+    text = attack_summary(record)
+    assert "succeeded          3: 50.0% [95% CI 18.8, 81.2]" in text and "4 wrong on clean" in text and "10.0 queries/s" in text

@@ -1,0 +1,147 @@
+"""`robustqa attack` end to end with a fake model: what it finds, what it writes, that it is deterministic,
+resumes, never scores a variant twice, and that eval on its adversarial set confirms its flips."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from rqa_attackfakes import FakeQA, fake_margin
+
+from robustqa.attack.driver import AttackConfig, run_attack
+from robustqa.attack.write import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
+from robustqa.inference import InferenceSettings
+
+
+def _config(attack_input: Path, out: Path, **overrides) -> AttackConfig:
+    fields = dict(input_file=attack_input, output_dir=out, settings=InferenceSettings(), recipe="qads@1.1", progress=False)
+    fields.update(overrides)
+    return AttackConfig(**fields)
+
+
+def _attack(attack_input: Path, out: Path, factory, **overrides) -> dict:
+    run = run_attack(str(out.parent), _config(attack_input, out, **overrides), scorer_factory=factory)
+    assert run is not None
+    return write_attack(run)
+
+
+def test_the_attack_flips_what_the_space_allows(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    record = _attack(attack_input, tmp_path / "out", fake_model)
+    status = {q["id"]: q["status"] for q in record["questions_detail"]}
+    assert status == {"a1": "succeeded", "a2": "succeeded", "a3": "succeeded", "a4": "failed", "b1": "failed", "b2": "wrong-on-clean"}
+    detail = {q["id"]: q for q in record["questions_detail"]}
+    # a1: only the second-ranked synonym of "country" flips: every rank is searched
+    assert detail["a1"]["variant"] == "In what land is Normandy located?" and detail["a1"]["queries_to_flip"] == 2
+    # a2 needs two edits: the best single (edifices), then the best second word (urban center)
+    assert detail["a2"]["edits"] == 2 and "edifices" in detail["a2"]["variant"] and "urban center" in detail["a2"]["variant"]
+    # a3 (unanswerable) is flipped when the model answers it
+    assert detail["a3"]["edits"] == 2 and detail["a3"]["prediction"] == "Normandy"
+    assert detail["a4"]["stop"] == "no-edit" and detail["b1"]["stop"] in ("exhausted", "max-edits")
+    assert record["attempted"] == 5 and record["succeeded"] == 3 and record["success_rate"] == 60.0
+    low, high = record["success_rate_ci"]
+    assert low < 60.0 < high
+    assert record["not_attacked"] == {"wrong-on-clean": ["b2"], "right-by-a-hair": []}
+    assert record["edits_histogram"] == {"1": 1, "2": 2}
+    assert record["signature"].startswith("attack:qads@1.1|target:")
+    for flipped in ("a1", "a2", "a3"):
+        assert fake_margin(flipped, detail[flipped]["variant"]) < -0.1
+
+
+def test_the_curve_is_the_success_of_smaller_budgets(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    """Queries are ordered before the budget cuts them, so the curve of one run equals runs with smaller budgets."""
+    full = _attack(attack_input, tmp_path / "full", fake_model, budget=20)
+    for point in full["curve"][:12]:
+        small = _attack(attack_input, tmp_path / f"b{point['budget']}", fake_model, budget=point["budget"])
+        assert small["succeeded"] == point["succeeded"], point
+    assert [p["succeeded"] for p in full["curve"]] == sorted(p["succeeded"] for p in full["curve"])
+
+
+def test_no_variant_is_scored_twice_and_the_model_sees_batches(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    record = _attack(attack_input, tmp_path / "out", fake_model)
+    model = fake_model.made[0]
+    repeated = [key for key, n in Counter(model.asked).items() if n > 1]
+    assert not repeated
+    assert record["cost"]["model_queries"] == len(model.asked) == 6 + record["queries_total"]
+    assert model.calls <= 1 + 3  # the clean round, then at most one call per round (max edits 2 here, plus the singles)
+
+
+def test_same_input_same_files(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    _attack(attack_input, tmp_path / "one", fake_model)
+    _attack(attack_input, tmp_path / "two", fake_model)
+    assert (tmp_path / "one" / ADVERSARIAL_JSON).read_bytes() == (tmp_path / "two" / ADVERSARIAL_JSON).read_bytes()
+    one, two = (json.loads((tmp_path / d / ATTACK_JSON).read_text()) for d in ("one", "two"))
+    for record in (one, two):
+        record.pop("cost")
+    assert one == two
+    assert (tmp_path / "one" / CURVE_PNG).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_interrupted_attack_resumes_from_its_cache(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        run_attack(str(tmp_path), _config(attack_input, out), scorer_factory=lambda spec, settings: fake_model(spec, settings, fail_after=2))
+    assert not (out / ATTACK_JSON).exists()
+    first_calls = list(fake_model.made[0].asked)
+    resumed = _attack(attack_input, out, fake_model)
+    second = fake_model.made[1].asked
+    assert resumed["cost"]["from_cache"] == len(first_calls) and not set(second) & set(first_calls)
+    fresh = _attack(attack_input, tmp_path / "fresh", fake_model)
+    assert resumed["questions_detail"] == fresh["questions_detail"]
+    assert (out / ADVERSARIAL_JSON).read_bytes() == (tmp_path / "fresh" / ADVERSARIAL_JSON).read_bytes()
+
+
+def test_the_adversarial_set_is_a_built_file(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    _attack(attack_input, tmp_path / "out", fake_model)
+    document = json.loads((tmp_path / "out" / ADVERSARIAL_JSON).read_text())
+    qas = {qa["id"]: qa for article in document["data"] for p in article["paragraphs"] for qa in p["qas"]}
+    assert list(qas) == ["a1", "a2", "a3", "a4", "b1", "b2"]
+    a1 = qas["a1"]
+    assert a1["question"] == "In what land is Normandy located?" and a1["original_question"] == "In what country is Normandy located?"
+    sub = a1["substitutions"][0]
+    assert a1["original_question"][sub["start"] : sub["end"]] == "country" and a1["question"][sub["new_start"] : sub["new_end"]] == "land"
+    assert a1["attack"] == {"queries": 2, "flipped": True, "queries_to_flip": 2, "edits": 1}
+    assert qas["b1"]["question"] == "Who improved the steam engine?" and qas["b1"]["attack"]["flipped"] is False
+    assert "attack" not in qas["b2"] and "original_question" not in qas["b2"]
+    assert document["signature"].startswith("attack:qads@1.1|")
+    assert document["robustqa"]["recipe"]["name"] == "qads" and document["robustqa"]["attack"]["budget"] == 50
+
+
+def test_eval_on_the_adversarial_set_finds_exactly_the_claimed_flips(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    from robustqa.evaluation import EvalConfig, run_evaluation
+
+    record = _attack(attack_input, tmp_path / "out", fake_model)
+    claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}
+    config = EvalConfig(attack_input, tmp_path / "out" / ADVERSARIAL_JSON, tmp_path / "eval", InferenceSettings(), progress=False, bootstrap=50)
+    result = run_evaluation([str(tmp_path)], config, runner_factory=lambda spec, settings: FakeQA())
+    assert result is not None
+    entry = result.report["models"][0]
+    assert entry["flips"]["right_to_wrong"] == len(claimed) and entry["flips"]["wrong_to_right"] == 0
+    lines = [json.loads(line) for line in (tmp_path / "eval" / "examples.jsonl").read_text().splitlines()]
+    assert {e["source_id"] for e in lines if e["clean_exact"] == 1 and e["perturbed_exact"] == 0} == claimed
+    assert result.report["shift"] == "attack:qads@1.1"
+
+
+def test_a_recipe_that_edits_contexts_cannot_be_searched(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    from robustqa.errors import InputError
+
+    with pytest.raises(InputError, match="question edits only"):
+        run_attack(str(tmp_path), _config(attack_input, tmp_path / "out", recipe="context"), scorer_factory=fake_model)
+
+
+def test_max_edits_one_keeps_single_edits(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    record = _attack(attack_input, tmp_path / "out", fake_model, max_edits=1)
+    status = {q["id"]: q["status"] for q in record["questions_detail"]}
+    assert status["a1"] == "succeeded" and status["a2"] == "failed" and status["a3"] == "failed"
+    assert "max_edits:1" in record["signature"]
+
+
+def test_a_wider_beam_keeps_more_states(attack_input: Path, tmp_path: Path, fake_model) -> None:
+    greedy = _attack(attack_input, tmp_path / "greedy", fake_model)
+    beam = _attack(attack_input, tmp_path / "beam", fake_model, beam=3)
+    assert "beam:3" in beam["signature"]
+    assert {q["id"] for q in beam["questions_detail"] if q["status"] == "succeeded"} >= {
+        q["id"] for q in greedy["questions_detail"] if q["status"] == "succeeded"
+    }
+    assert beam["queries_total"] >= greedy["queries_total"]
