@@ -354,13 +354,15 @@ def review_table(name: str) -> str | None:
             extra = ",".join(f"{k}={v}" for k, v in setting["overrides"].items())
             label = f"{tool}: {setting['recipe']}" + (f" {extra}" if extra else "")
         lines.append(_row(label, judged, meta["coverage"].get(tool)))
-    return "\n".join(
-        [
+    intro = meta.get("description") or (
             f"Review `{name}`: {meta['items']} items from a random pool of {meta['pool']} questions of "
             f"{meta['source']} (pool seed {meta['pool_seed']}, build seed {meta['build_seed']}; ids outside "
             "judged-pairs-v1 and in the half reserved for review), tool hidden, rules in "
             f"`benchmarks/validity/{name}/RULES.md`; sheets, key and judgments in that folder. "
-            f"nlpaug ran on the questions `{meta['first_setting']}` changed. Intervals: 95% Wilson.",
+            f"nlpaug ran on the questions `{meta['first_setting']}` changed. Intervals: 95% Wilson.")
+    return "\n".join(
+        [
+            intro,
             "",
             *_HEADER,
             *lines,
