@@ -12,13 +12,13 @@ that every rejection is counted under the rule's own name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import ClassVar
 
 from perturbations.constraints import Candidate, CandidateConstraint
 from perturbations.errors import RecipeParameterError
 from perturbations.frequency import zipf
 from perturbations.lexicon import stopwords
+from perturbations.store import persistent
 from perturbations.wordnet_facts import count_in, frames, pos_of_synset, senses_all_pos, usage_of
 
 # WordNet usage domains (";u" pointers) outside neutral written English
@@ -107,7 +107,7 @@ class FunctionWord(CandidateConstraint):
         return all(w in function_words for w in candidate.form.lower().split())
 
 
-@lru_cache(maxsize=100_000)
+@persistent("plural_form")
 def _plural_form(word: str) -> bool:
     """Whether lemminflect reads `word` as an inflected (plural) noun form."""
     from lemminflect import getLemma
@@ -116,7 +116,7 @@ def _plural_form(word: str) -> bool:
     return bool(lemma) and lemma[0] != word
 
 
-@lru_cache(maxsize=100_000)
+@persistent("countable")
 def countable(lemma_name: str) -> bool:
     """Whether lemminflect gives the noun (its head, for a multiword name) a plural other than itself: "war"
     is countable, "warfare", "athletics" and "research" are not."""

@@ -166,7 +166,7 @@ def tag_margin(tokens: tuple[Token, ...], index: int) -> float:
     The perceptron decodes greedily, so the scores at one word depend only on the words and on the two
     tags before it, which `tokens` already holds: this replays that one step."""
     word = tokens[index].text
-    index_, matrix, classes, tagdict = _dense_model()
+    index_, matrix, _, tagdict = _dense_model()
     if tagdict.get(word):
         return math.inf
     import numpy as np
@@ -191,10 +191,19 @@ def tag_margin(tokens: tuple[Token, ...], index: int) -> float:
     if not known:
         return math.inf
     scores = matrix[known[0]] if len(known) == 1 else matrix[known].sum(axis=0)
-    best = int(np.flatnonzero(scores == scores.max())[-1])
-    group = _GROUPS.get(classes[best][:1], "x")
-    others = [scores[k] for k, c in enumerate(classes) if _GROUPS.get(c[:1], "x") not in (group, "x")]
-    return float(scores[best] - max(others)) if others else math.inf
+    best = int(np.flatnonzero(scores == scores.max())[-1])  # the tagger's choice: the last of the best
+    others = _other_columns()[best]
+    return float(scores[best] - scores[others].max()) if len(others) else math.inf
+
+
+@lru_cache(maxsize=1)
+def _other_columns() -> tuple[Any, ...]:
+    """For each tag (column of the model), the columns of the tags of the other WordNet parts of speech."""
+    import numpy as np
+
+    classes = _dense_model()[2]
+    groups = [_GROUPS.get(c[:1], "x") for c in classes]
+    return tuple(np.array([k for k, h in enumerate(groups) if h not in (g, "x")], dtype=np.intp) for g in groups)
 
 
 def tag(text: str) -> tuple[Token, ...]:

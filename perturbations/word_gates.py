@@ -73,6 +73,7 @@ class QuotedTerm(PositionConstraint):
         return "QuotedTerm(between quotation marks)"
 
 
+@lru_cache(maxsize=100_000)
 def _variants(word: str, first: bool, last: bool) -> tuple[str, ...]:
     """The word lower-cased, and its verb lemma when it starts a span, its noun lemma when it ends one."""
     low = word.lower()
@@ -97,17 +98,7 @@ class FixedTerm(PositionConstraint):
     GATE: ClassVar[bool] = True
 
     def rejects(self, position: Position) -> bool:
-        tokens, index = position.tokens, position.index
-        for n in range(2, self.max_words + 1):
-            for start in range(max(0, index - n + 1), index + 1):
-                span = tokens[start : start + n]
-                if len(span) < n or not all(is_word(t.text) and t.text.replace("-", "").isalpha() for t in span):
-                    continue
-                if any(span[k + 1].start - span[k].end > 1 for k in range(n - 1)):
-                    continue
-                if _is_multiword_term(span):
-                    return True
-        return False
+        return position.index in term_indices(position.tokens, self.max_words)
 
     def validate(self) -> None:
         if self.max_words < 2:
@@ -117,20 +108,62 @@ class FixedTerm(PositionConstraint):
         return f"FixedTerm(WordNet multiword nouns and verb+particle lemmas, up to {self.max_words} words)"
 
 
-def _is_multiword_term(span: tuple[Token, ...]) -> bool:
-    n = len(span)
+@lru_cache(maxsize=20_000)
+def term_indices(tokens: tuple[Token, ...], max_words: int) -> frozenset[int]:
+    """Indices of the tokens that belong to a multiword term (see `FixedTerm`): every span of 2 to
+    `max_words` adjacent letter words (one space at most between them) that is a term. Computed once per
+    text, as each word of it asks."""
+    letters = [is_word(t.text) and t.text.replace("-", "").isalpha() for t in tokens]
+    found: set[int] = set()
+    long_starts = _term_ends()[2]
+    for start in range(len(tokens)):
+        if not letters[start]:
+            continue
+        for end in range(start + 2, min(len(tokens), start + max_words) + 1):
+            if not letters[end - 1] or tokens[end - 1].start - tokens[end - 2].end > 1:
+                break  # a longer span from `start` would hold the same gap or non-word
+            if end == start + 3:  # no lemma of 3+ words starts with these two: stop growing the span
+                second = tokens[start + 1].text.lower()
+                if not any(first + "_" + second in long_starts for first in _variants(tokens[start].text, True, False)):
+                    break
+            if _is_multiword_term(tuple(t.text for t in tokens[start:end])):
+                found.update(range(start, end))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=200_000)
+def _is_multiword_term(words: tuple[str, ...]) -> bool:
+    """Whether the words, read with their lemmas (a verb lemma first, a noun lemma last), are a WordNet
+    multiword noun of content words or a verb followed by pure particles."""
+    n = len(words)
+    ends = _term_ends()
+    first, last = _variants(words[0], True, n == 1), _variants(words[-1], n == 1, True)
+    if not any(w in ends[0] for w in first) or not any(w in ends[1] for w in last):
+        return False  # no multiword lemma starts (or ends) so: most spans stop here
     combos: list[list[str]] = [[]]
-    for i, token in enumerate(span):
-        combos = [c + [v] for c in combos for v in _variants(token.text, i == 0, i == n - 1)]
+    for i, word in enumerate(words):
+        combos = [c + [v] for c in combos for v in _variants(word, i == 0, i == n - 1)]
     lemmas = multiword_lemmas()
     function_words = stopwords()
-    for words in combos:
-        pos = lemmas.get("_".join(words), "")
-        if "n" in pos and not any(w in function_words for w in words):
+    for combo in combos:
+        pos = lemmas.get("_".join(combo), "")
+        if "n" in pos and not any(w in function_words for w in combo):
             return True
-        if "v" in pos and all(w in PURE_PARTICLES for w in words[1:]):
+        if "v" in pos and all(w in PURE_PARTICLES for w in combo[1:]):
             return True
     return False
+
+
+@lru_cache(maxsize=1)
+def _term_ends() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The first words and the last words of WordNet's multiword lemmas, and the first two words (joined
+    by "_") of those of three words or more."""
+    names = [name.split("_") for name in multiword_lemmas()]
+    return (
+        frozenset(parts[0] for parts in names),
+        frozenset(parts[-1] for parts in names),
+        frozenset(parts[0] + "_" + parts[1] for parts in names if len(parts) >= 3),
+    )
 
 
 def _gerund_modifier(tokens: tuple[Token, ...], i: int) -> bool:

@@ -11,6 +11,7 @@ question's context depend on the other questions of its paragraph, and on nothin
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
 from collections import Counter
@@ -52,10 +53,15 @@ class BuildSummary:
     substitutions: int = 0  # substitutions in the written file (question and context edits)
     skipped: tuple[tuple[str, int], ...] = ()  # words left alone, per reason (default variant only)
     seconds: float = 0.0
+    penalised: tuple[tuple[str, int], ...] = ()  # substitutions written that a soft rule penalised, per rule (default variant only)
+    gates: tuple[str, ...] = ()  # the recipe's validity gates (reasons), in recipe order; empty for recipes without
+    ranks: tuple[str, ...] = ()  # the recipe's soft rules (reasons), in recipe order
 
     def merge(self, other: BuildSummary) -> BuildSummary:
         skipped = Counter(dict(self.skipped))
         skipped.update(dict(other.skipped))
+        penalised = Counter(dict(self.penalised))
+        penalised.update(dict(other.penalised))
         return BuildSummary(
             self.questions + other.questions,
             self.written + other.written,
@@ -63,11 +69,31 @@ class BuildSummary:
             self.substitutions + other.substitutions,
             tuple(sorted(skipped.items())),
             self.seconds + other.seconds,
+            tuple(sorted(penalised.items())),
+            self.gates or other.gates,
+            self.ranks or other.ranks,
         )
 
+    def gate_counts(self) -> dict[str, dict[str, int]]:
+        """What each validity gate did, in the recipe's order (zeros included): `rejected`, the words each
+        hard gate left alone (a word is counted under the first rule that rejects it, as in `skipped`);
+        `penalised`, the written substitutions each soft rule penalised. Empty for recipes without gates."""
+        if not self.gates and not self.ranks:
+            return {}
+        skipped, penalised = dict(self.skipped), dict(self.penalised)
+        return {
+            "rejected": {reason: skipped.get(reason, 0) for reason in self.gates},
+            "penalised": {reason: penalised.get(reason, 0) for reason in self.ranks},
+        }
+
     def to_file_dict(self) -> dict[str, Any]:
-        """The reproducible part (no timings), as FORMATS.md specifies it."""
-        return {"questions": self.questions, "changed": self.changed, "substitutions": self.substitutions, "skipped": dict(self.skipped)}
+        """The reproducible part (no timings), as FORMATS.md specifies it; `gates` only for recipes that
+        have validity gates (files of 1.1 recipes are unchanged)."""
+        record: dict[str, Any] = {"questions": self.questions, "changed": self.changed, "substitutions": self.substitutions, "skipped": dict(self.skipped)}
+        gates = self.gate_counts()
+        if gates:
+            record["gates"] = gates
+        return record
 
 
 @dataclass(frozen=True)
@@ -134,6 +160,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     edits_question = "question" in recipe.fields
     frozen = _frozen_spans(paragraph) if edits_context else ()
     skipped: Counter[str] = Counter()
+    penalised: Counter[str] = Counter()
 
     contexts: list[Perturbation | None] = []
     for k in range(count):
@@ -141,6 +168,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
             cp = recipe.perturb(paragraph.context, seed=seed, key=context_key(paragraph.context), frozen_spans=frozen, variant=k)
             if k == 0:
                 skipped.update(dict(cp.skipped))
+                penalised.update(dict(cp.penalties))
             contexts.append(cp)
         else:
             contexts.append(None)
@@ -173,6 +201,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
                 )
                 if k == 0:
                     skipped.update(dict(qp.skipped))
+                    penalised.update(dict(qp.penalties))
                 if apply_substitutions(q.question, qp.substitutions, where=where).text != qp.perturbed:
                     raise SpanIntegrityError(f"{where}: the engine's perturbed question differs from its own substitutions")
                 question_text, question_subs = qp.perturbed, qp.substitutions
@@ -217,7 +246,9 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     if not paragraph.qas:  # keep question-less paragraphs as they were
         groups[paragraph.context] = ({}, [])
     paragraphs = tuple(paragraph_to_dict(Paragraph(context, tuple(questions), {**own, **kept})) for context, (own, questions) in groups.items())
-    summary = BuildSummary(len(paragraph.qas), written, changed, substitutions, tuple(sorted(skipped.items())))
+    summary = BuildSummary(
+        len(paragraph.qas), written, changed, substitutions, tuple(sorted(skipped.items())), penalised=tuple(sorted(penalised.items()))
+    )
     return _UnitResult(unit.article, unit.index, paragraphs, summary)
 
 
@@ -340,7 +371,9 @@ def build_dataset(
         for a_index, article in enumerate(dataset.articles)
     ]
     perturbations.save_cache()  # the lexicon tables this build computed, for the next one (skipped if unwritable)
-    summary = BuildSummary(summary.questions, summary.written, summary.changed, summary.substitutions, summary.skipped, time.perf_counter() - started)
+    summary = dataclasses.replace(
+        summary, seconds=time.perf_counter() - started, gates=recipe.gate_reasons(), ranks=recipe.penalty_reasons()
+    )
     provenance = {
         "signature": signature.to_dict(),
         "recipe": recipe_record(recipe),

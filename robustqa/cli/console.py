@@ -58,6 +58,14 @@ def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
         f"  changed            {summary.changed:,} ({share:.1f}%)",
         f"  substitutions      {summary.substitutions:,}",
         "  words skipped      " + (skipped or "none"),
+    ]
+    gates = summary.gate_counts()
+    if gates:
+        rejected = ", ".join(f"{reason} {count:,}" for reason, count in gates["rejected"].items())
+        penalised = ", ".join(f"{reason} {count:,}" for reason, count in gates["penalised"].items())
+        lines.append("  gates rejected     " + (rejected or "none") + " (words)")
+        lines.append("  soft penalties     " + (penalised or "none") + " (substitutions written)")
+    lines += [
         f"  seconds            {summary.seconds:.2f} ({rate:,.0f} questions/s)",
         f"  signature          {signature}",
     ]

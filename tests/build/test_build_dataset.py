@@ -69,7 +69,15 @@ def test_qads_build_is_valid_and_documented(qads_sample: Any, sample: SquadDatas
         "changed": len(changed),
         "substitutions": sum(len(q["substitutions"]) for q in changed),
         "skipped": dict(qads_sample.summary.skipped),
+        "gates": qads_sample.summary.gate_counts(),
     }
+    recipe = perturbations.get_recipe("qads")
+    assert list(meta["summary"]["gates"]["rejected"]) == list(recipe.gate_reasons())  # every gate, zeros too
+    assert list(meta["summary"]["gates"]["penalised"]) == list(recipe.penalty_reasons())
+    for reason, count in meta["summary"]["gates"]["rejected"].items():
+        assert count == meta["summary"]["skipped"].get(reason, 0)
+    written = sum(meta["summary"]["gates"]["penalised"].values())
+    assert 0 < written <= len(recipe.penalty_reasons()) * meta["summary"]["substitutions"]
     assert len(changed) >= 8  # the recipe edits most questions; a builder that drops edits fails here
     # contexts untouched, non-question fields kept
     for (paragraph, q), example in zip(pairs, sample.examples()):
@@ -194,3 +202,16 @@ def test_summary_merges_counts() -> None:
     b = BuildSummary(1, 1, 1, 1, (("stopword", 1),), 0.25)
     assert a.merge(b) == BuildSummary(3, 4, 2, 5, (("number", 1), ("stopword", 3)), 0.75)
     assert a.merge(b).to_file_dict() == {"questions": 3, "changed": 2, "substitutions": 5, "skipped": {"number": 1, "stopword": 3}}
+
+
+def test_summary_gives_what_each_gate_did_only_for_recipes_with_gates() -> None:
+    gates, ranks = ("compound", "rare"), ("weak-sense", "rare")
+    a = BuildSummary(2, 2, 1, 1, (("compound", 3), ("stopword", 2)), penalised=(("rare", 1),), gates=gates, ranks=ranks)
+    b = BuildSummary(1, 1, 1, 2, (("rare", 2),), penalised=(("rare", 1), ("weak-sense", 2)), gates=gates, ranks=ranks)
+    merged = a.merge(b)
+    assert merged.penalised == (("rare", 2), ("weak-sense", 2))
+    assert merged.to_file_dict()["gates"] == {
+        "rejected": {"compound": 3, "rare": 2},  # words each hard gate left alone, zeros included, recipe order
+        "penalised": {"weak-sense": 2, "rare": 2},  # substitutions written although a soft rule penalised them
+    }
+    assert "gates" not in BuildSummary(1, 1, 0, 0, (("stopword", 2),)).to_file_dict()

@@ -1,8 +1,10 @@
 """Published recipe versions never change what they build (a changed recipe is a new version).
 
-The fingerprints below were computed from builds of the shared SQuAD half set made before the engine was
-restructured around constraint objects (issue 10), with `robustqa build-dataset --seed 13`. Any change to
-what a 1.1 recipe writes (a question, a context, an edit record, an answer offset, a skip count) fails here.
+The 1.1 fingerprints below were computed from builds of the shared SQuAD half set made before the engine
+was restructured around constraint objects (issue 10), with `robustqa build-dataset --seed 13`; the 2.0 ones
+when 2.0 was published (after its gates were checked to reproduce the prototypes they came from on all
+6,078 questions). Any change to what a published recipe writes (a question, a context, an edit record, an
+answer offset, a skip or gate count) fails here.
 """
 
 from __future__ import annotations
@@ -36,6 +38,34 @@ FIRST_TWO_ARTICLES = {
     "qads-nouns@1.1": "c64309c206dddc200ad8660fa2527b9fb7f6795015aa7d23afc438e4cf3daf6a",
     "context@1.1": "f1042e9646590b5b99e68f65ce0f4b8d8564fca6d36a743d0d9ff2eada278eb9",
     "both@1.1": "3378dd5287781e688d11aee6ef2f91ba6d66f9dacd58e2185d1b7b8e95b4deef",
+    "qads@2.0": "e7e5d7a7d2da47185b5fdaa0d3b059614f9ba3236e09dc60afbbd08df8f3c3cc",
+    "qads-strict@2.0": "7f289a78542bced0acc72c63e863b65c29f14ed5f063989fb35646dd7622b3d3",
+    "qads-strictest@2.0": "96ac92f150de555cb3542e8d96994ec5cab905f4b63b4cfb8d933fd57838de8e",
+    "qads-loose@2.0": "ea2694cd7dee6bd4707dcfb44d4b54f029efbe9b5bf0579a6829553ab9b38eed",
+    "qads-nouns@2.0": "43d5b63c916712842911d8c926ab7b830b4ae8e0158591851300374217fb7df3",
+    "context@2.0": "30412faa65cf79b0eec23b0b8516aacce6360cef5f3985efccef0e75b1e84e0a",
+    "both@2.0": "fd5a4d5812b7aee85c3bbf8343cf1263b4c12c5af88dababbfb3d34bab780799",
+}
+QADS_2_0_HALF = "29715c119a93109f41a65a98b21df63bf3f746de60e2ca21dc86098ebaf6b39d"
+QADS_2_0_SUMMARY = {
+    "questions": 6078,
+    "changed": 3056,
+    "substitutions": 3068,
+    "skipped": {
+        "abbreviation": 179, "agreement": 17, "auxiliary": 6395, "budget": 1199, "compound": 2574, "countability": 34, "date": 41,
+        "determiner": 6304, "fixed-term": 1408, "frame": 118, "function-word": 35, "general-verb": 1144, "inflection": 214,
+        "low-confidence": 3521, "multiword": 344, "no-candidate": 6335, "no-sense": 1273, "number": 1078, "phrasal": 2, "pos": 23,
+        "pos-noun-verb": 207, "pos-uncertain": 249, "preposition": 8691, "pronoun": 691, "proper-noun": 7546, "quoted": 39,
+        "rare": 485, "register": 21, "relational-adjective": 100, "stopword": 1457, "wh-word": 6413,
+    },
+    "gates": {
+        "rejected": {
+            "quoted": 39, "fixed-term": 1408, "compound": 2574, "phrasal": 2, "pos-uncertain": 249, "pos-noun-verb": 207,
+            "general-verb": 1144, "relational-adjective": 100, "multiword": 344, "register": 21, "abbreviation": 179,
+            "function-word": 35, "agreement": 17, "countability": 34, "frame": 118, "rare": 485,
+        },
+        "penalised": {"complement": 162, "weak-sense": 1343, "dominant-sense": 998, "rare": 231},
+    },
 }
 
 
@@ -55,15 +85,27 @@ def fingerprint(data: list[dict[str, Any]]) -> str:
 def test_qads_1_1_builds_exactly_the_published_questions(squad_half_path: Path) -> None:
     dataset = load_squad(squad_half_path, check_answers=True)
     result = build_dataset(dataset, perturbations.get_recipe("qads@1.1"), seed=13)
-    assert result.document["robustqa"]["summary"] == QADS_1_1_SUMMARY
+    assert result.document["robustqa"]["summary"] == QADS_1_1_SUMMARY  # no "gates" record: 1.1 files are unchanged
     assert fingerprint(result.document["data"]) == QADS_1_1_HALF
     assert result.signature.format().startswith(
         "recipe:qads@1.1|wsd:enhanced-lesk|threshold:0.8|pos:n,v,a,r|context:yes|rate:0.25|min_subs:1|max_subs:3|protected:0|variants:none|seed:13|"
     )
 
 
+def test_qads_2_0_builds_exactly_the_published_questions(squad_half_path: Path) -> None:
+    dataset = load_squad(squad_half_path, check_answers=True)
+    result = build_dataset(dataset, perturbations.get_recipe("qads@2.0"), seed=13)
+    summary = result.document["robustqa"]["summary"]
+    assert summary == QADS_2_0_SUMMARY
+    assert list(summary["gates"]["rejected"]) == list(QADS_2_0_SUMMARY["gates"]["rejected"])  # the recipe's order
+    assert fingerprint(result.document["data"]) == QADS_2_0_HALF
+    assert result.signature.format().startswith(
+        "recipe:qads@2.0|wsd:enhanced-lesk|threshold:0.7|pos:n,v,a,r|context:yes|rate:0.25|min_subs:1|max_subs:1|protected:0|gates:quoted,"
+    )
+
+
 @pytest.mark.parametrize("recipe", sorted(FIRST_TWO_ARTICLES))
-def test_every_1_1_recipe_builds_exactly_the_published_data(squad_half_path: Path, recipe: str) -> None:
+def test_every_published_recipe_builds_exactly_the_published_data(squad_half_path: Path, recipe: str) -> None:
     dataset = load_squad(squad_half_path, check_answers=True)
     first_two = dataclasses.replace(dataset, articles=dataset.articles[:2])
     result = build_dataset(first_two, perturbations.get_recipe(recipe), seed=13)

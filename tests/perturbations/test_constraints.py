@@ -42,7 +42,7 @@ Spans = tuple[tuple[int, int], ...]
 
 def reasons(text: str, protected: tuple[str, ...] = (), frozen: Spans = ()) -> dict[str, str | None]:
     """Why each word of `text` stays as it is under qads's position constraints (None: it may change)."""
-    plan = get_recipe("qads", protected_words=protected or None).plan
+    plan = get_recipe("qads@1.1", protected_words=protected or None).plan
     toks = tag(text)
     return {t.text: plan.rejection(toks, i, frozen) for i, t in enumerate(toks) if t.text.isalnum() or "'" in t.text}
 
@@ -96,7 +96,7 @@ def test_user_protected_words_and_frozen_spans() -> None:
 def test_memoised_verdicts_equal_asking_every_constraint_in_order() -> None:
     """The plan asks word-only constraints once per (word, tag) and frozen-span ones only where there are
     frozen spans: the reasons must be those of asking every constraint, in order, at every word."""
-    recipe = get_recipe("qads-nouns", protected_words=["castle"])
+    recipe = get_recipe("qads-nouns@1.1", protected_words=["castle"])
     texts = [
         "Which castle did the Norse king build near the river in 1066?",
         "The castle was built; the king, who was old, built it.",
@@ -216,13 +216,13 @@ QUESTION = "What kind of buildings did the Normans build in a city?"
 
 
 def with_extra(*extra: object) -> object:
-    base = get_recipe("qads")
+    base = get_recipe("qads@1.1")
     return dataclasses.replace(base, version="test", constraints=base.constraints + extra)
 
 
 def test_a_new_position_constraint_acts_and_describes_itself() -> None:
     recipe = with_extra(NoWordsEndingIn())
-    plain = get_recipe("qads").perturb(QUESTION, seed=13, key="q1")
+    plain = get_recipe("qads@1.1").perturb(QUESTION, seed=13, key="q1")
     guarded = recipe.perturb(QUESTION, seed=13, key="q1")
     assert "buildings" in plain.original and "edifices" in plain.perturbed
     assert "buildings" in guarded.perturbed and guarded.skipped_counts()["test-suffix"] == 1
@@ -231,7 +231,7 @@ def test_a_new_position_constraint_acts_and_describes_itself() -> None:
 
 
 def test_a_context_stage_candidate_constraint_sees_the_position_and_the_senses() -> None:
-    plain = get_recipe("qads").perturb(QUESTION, seed=13, key="q1")
+    plain = get_recipe("qads@1.1").perturb(QUESTION, seed=13, key="q1")
     assert plain.perturbed.startswith("What sort of edifices")
     no_sort = with_extra(NotAfter(forms=frozenset({"sort"}))).perturb(QUESTION, seed=13, key="q1")
     assert no_sort.perturbed.startswith("What form of edifices")  # the next-ranked synonym
@@ -245,7 +245,7 @@ def test_a_context_stage_candidate_constraint_sees_the_position_and_the_senses()
 
 def test_lexical_constraints_key_their_memoised_candidates() -> None:
     """Recipes whose LEMMA/FORM constraints differ never share memoised candidate lists."""
-    base = get_recipe("qads")
+    base = get_recipe("qads@1.1")
     without = tuple(c for c in base.constraints if not isinstance(c, NoProperLemma))
     assert ConstraintPlan.of(without).lexical_key != base.plan.lexical_key
     assert ConstraintPlan.of(base.constraints).lexical_key == base.plan.lexical_key

@@ -26,7 +26,7 @@ def test_finite_forms_of_be(lemma: str, tag_: str, expected: str | None) -> None
 
 
 def test_exists_becomes_is_in_a_question() -> None:
-    out = get_recipe("qads").perturb("What exists beneath the ice?", seed=1, key="k")
+    out = get_recipe("qads@1.1").perturb("What exists beneath the ice?", seed=1, key="k")
     assert out.perturbed == "What is beneath the ice?"
 
 
@@ -48,7 +48,7 @@ def test_possessive_after_a_plural_in_s(text: str, index: int, new_word: str, cl
 
 def test_possessive_is_rewritten_in_the_output() -> None:
     text = "Who accepted the German government's arguments that the measure proportional protected public health?"
-    out = get_recipe("qads").perturb(text, seed=13, key="aa6ada453ecffefe5ca3e2c4a")
+    out = get_recipe("qads@1.1").perturb(text, seed=13, key="aa6ada453ecffefe5ca3e2c4a")
     assert "authorities' arguments" in out.perturbed and "s's" not in out.perturbed
     sub = next(s for s in out.substitutions if s.original.startswith("government"))
     assert (sub.original, sub.replacement) == ("government's", "authorities'")

@@ -50,13 +50,13 @@ def test_article_agreement_keeps_case() -> None:
 def test_engine_reinflects_located_as_situated_never_situate() -> None:
     # A context that selects situate.v.01 ("determine or indicate the place, site, or limits of").
     context = "Surveyors determine and indicate the place and the limits of a site with an instrument."
-    p = get_recipe("qads").perturb("Where was the house located?", seed=1, key="k", wsd_context=context)
+    p = get_recipe("qads@1.1").perturb("Where was the house located?", seed=1, key="k", wsd_context=context)
     located = [s for s in p.substitutions if s.original == "located"]
     assert located and located[0].replacement == "situated"
 
 
 def test_engine_keeps_plural_nouns_plural_and_fixes_the_article() -> None:
-    recipe = get_recipe("qads", rate=1.0, pos="n")
+    recipe = get_recipe("qads@1.1", rate=1.0, pos="n")
     p = recipe.perturb("He bought a car and two cars.", seed=1, key="k")
     assert p.perturbed == "He bought an automobile and two automobiles."
     first = p.substitutions[0]
@@ -64,5 +64,5 @@ def test_engine_keeps_plural_nouns_plural_and_fixes_the_article() -> None:
 
 
 def test_engine_keeps_title_case_at_sentence_start() -> None:
-    p = get_recipe("qads").perturb("Cars are fast.", seed=1, key="k")
+    p = get_recipe("qads@1.1").perturb("Cars are fast.", seed=1, key="k")
     assert p.perturbed.startswith("Automobiles ")

@@ -8,8 +8,10 @@ import json
 import pytest
 
 from perturbations import (
+    CandidateConstraint,
     RecipeParameterError,
     RecipeRegistrationError,
+    Soft,
     UnknownRecipeError,
     UnknownRecipeVersionError,
     get_recipe,
@@ -18,12 +20,18 @@ from perturbations import (
 from perturbations.position_constraints import PartsOfSpeech
 from perturbations.registry import RecipeRegistry
 
+NAMES = ["both", "context", "qads", "qads-loose", "qads-nouns", "qads-strict", "qads-strictest"]
 
-def test_registry_lists_the_four_recipes_sorted() -> None:
-    names = [r.name for r in list_recipes()]
-    assert names == ["both", "context", "qads", "qads-nouns"]
+
+def test_registry_lists_every_recipe_version_sorted() -> None:
+    assert [r.ident for r in list_recipes()] == [
+        "both@1.1", "both@2.0", "context@1.1", "context@2.0", "qads@1.1", "qads@2.0", "qads-loose@2.0",
+        "qads-nouns@1.1", "qads-nouns@2.0", "qads-strict@2.0", "qads-strictest@2.0",
+    ]
     for r in list_recipes():
         assert r.version and r.citation and r.fields <= {"question", "context"}
+    for name in NAMES:  # 2.0 is every name's default
+        assert get_recipe(name).version == "2.0"
 
 
 def test_fields_per_recipe() -> None:
@@ -35,7 +43,7 @@ def test_fields_per_recipe() -> None:
 
 
 def test_unknown_recipe() -> None:
-    with pytest.raises(UnknownRecipeError, match="choose one of: both, context, qads, qads-nouns"):
+    with pytest.raises(UnknownRecipeError, match="choose one of: " + ", ".join(NAMES)):
         get_recipe("textfooler")
     with pytest.raises(UnknownRecipeError, match="unknown recipe 'textfooler'"):
         get_recipe("textfooler@1.1")
@@ -44,15 +52,15 @@ def test_unknown_recipe() -> None:
 def test_a_name_means_its_default_version_and_name_at_version_that_version() -> None:
     for recipe in list_recipes():
         assert get_recipe(recipe.ident) is recipe
-    assert get_recipe("qads") is get_recipe("qads@1.1")
+    assert get_recipe("qads") is get_recipe("qads@2.0") and get_recipe("qads") is not get_recipe("qads@1.1")
     assert get_recipe("qads@1.1", rate=0.5).ident == "qads@1.1"
 
 
 def test_an_unknown_version_lists_the_available_ones() -> None:
-    message = r"recipe 'qads' has no version '9.9'; available versions: 1.1 \(default\)"
+    message = r"recipe 'qads' has no version '9.9'; available versions: 1.1, 2.0 \(default\)"
     with pytest.raises(UnknownRecipeVersionError, match=message) as caught:
         get_recipe("qads@9.9")
-    assert caught.value.available == ("1.1",) and caught.value.known == ("qads@1.1",)
+    assert caught.value.available == ("1.1", "2.0") and caught.value.known == ("qads@1.1", "qads@2.0")
     assert isinstance(caught.value, UnknownRecipeError)  # callers catching the wider error still catch it
     with pytest.raises(UnknownRecipeVersionError, match="no version ''"):
         get_recipe("qads@")
@@ -91,7 +99,9 @@ def test_parameters_are_json_and_overrides_apply() -> None:
     assert list(params)[:3] == ["fields", "wsd", "threshold"]
     assert get_recipe("qads", rate=None) == get_recipe("qads")
     sig = r.signature_fields()
-    assert sig["recipe"] == "qads@1.1" and sig["rate"] == 0.5 and sig["wsd"] == "enhanced-lesk"
+    assert sig["recipe"] == "qads@2.0" and sig["rate"] == 0.5 and sig["wsd"] == "enhanced-lesk"
+    old = get_recipe("qads@1.1").parameters()
+    assert "gates" not in old and "ranks" not in old  # 1.1 files and signatures stay as they were
 
 
 @pytest.mark.parametrize(
@@ -104,15 +114,19 @@ def test_bad_parameters(overrides: dict[str, object]) -> None:
         get_recipe("qads", **overrides)
 
 
-def test_repr_shows_the_whole_composition() -> None:
-    recipe = get_recipe("qads")
+@pytest.mark.parametrize("spec", ["qads@1.1", "qads@2.0"])
+def test_repr_shows_the_whole_composition(spec: str) -> None:
+    recipe = get_recipe(spec)
     text = repr(recipe)
-    for part in ("qads@1.1", "(transformation) WordNetSynonyms(wsd=enhanced-lesk", "(constraints)", "ProperNouns",
+    for part in (spec, "(transformation) WordNetSynonyms(wsd=enhanced-lesk", "(constraints)", "ProperNouns",
                  "Stopwords", "(budget) Budget(rate=0.25", "(candidate, form) NotOwnForm",
                  "(position) PartsOfSpeech(n,v,a,r) -> pos"):
         assert part in text
     for constraint in recipe.constraints:  # every acting object has its line, in the order it acts
-        assert f") {constraint.describe()} -> {constraint.reason}" in text
+        if isinstance(constraint, Soft):
+            assert f") {constraint.describe()} -> penalised: {constraint.reason}" in text
+        else:
+            assert f") {constraint.describe()} -> {constraint.reason}" in text
     lines = [line.strip() for line in text.splitlines() if line.strip().startswith("(position)")]
     assert [line.rsplit("-> ", 1)[1] for line in lines] == [c.reason for c in recipe.plan.position]
     assert "ProtectedWords(castle)" in repr(get_recipe("qads", protected_words=["Castle"]))
@@ -132,3 +146,34 @@ def test_recipes_are_immutable() -> None:
     r = get_recipe("qads")
     with pytest.raises(AttributeError):
         r.name = "other"  # type: ignore[misc]
+
+
+def test_every_reason_a_2_0_recipe_can_count_is_named() -> None:
+    """Every rule's reason appears in `reasons()` (hard) or `penalty_reasons()` (soft), and what a 2.0
+    recipe records about its gates in files and signatures comes from those objects."""
+    recipe = get_recipe("qads@2.0")
+    for c in recipe.constraints:
+        if isinstance(c, Soft):
+            assert c.reason in recipe.penalty_reasons()
+        elif not isinstance(c, CandidateConstraint) or c.stage.value not in ("lemma", "form"):
+            assert c.reason in recipe.reasons()
+    assert recipe.penalty_reasons() == ("complement", "weak-sense", "dominant-sense", "rare")
+    params = recipe.parameters()
+    assert params["gates"] == list(recipe.gate_reasons()) and "compound" in params["gates"] and "rare" in params["gates"]
+    assert params["ranks"] == ["complement", "weak-sense", "dominant-sense", "rare"]
+    sig = recipe.signature_fields()
+    assert sig["ranks"] == "complement,weak-sense,dominant-sense,rare" and sig["max_subs"] == 1 and sig["threshold"] == 0.7
+    strict = get_recipe("qads-strict")
+    assert "adverb" in strict.gate_reasons() and "dominant-sense" in strict.gate_reasons()
+    assert strict.penalty_reasons() == ("weak-sense", "rare")
+
+
+def test_the_settings_of_2_0_differ_where_documented() -> None:
+    base, loose = get_recipe("qads"), get_recipe("qads-loose")
+    assert loose.constraints == base.constraints and loose.budget.max_substitutions == 2 and base.budget.max_substitutions == 1
+    strict, strictest = get_recipe("qads-strict"), get_recipe("qads-strictest")
+    assert strict.transformation.threshold == 0.7 and strictest.transformation.threshold == 0.8
+    assert get_recipe("qads-nouns").parameters()["pos"] == ["n"]
+    for name in ("context", "both"):  # their own budgets, the 2.0 gates
+        recipe = get_recipe(name)
+        assert recipe.budget.max_substitutions == 30 and recipe.gate_reasons() == base.gate_reasons()
