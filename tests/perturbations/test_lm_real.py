@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from perturbations import TextToPerturb, get_recipe, search_space
-from robustqa.build import build_dataset
-from robustqa.squad import load_squad
 from perturbations.language_model import CausalLM, resolve
 from perturbations.lm_fit import LanguageModelFit, prefix_for
 from perturbations.lm_scores import forget_scorers, scores_for
+from robustqa.build import build_dataset
+from robustqa.squad import load_squad
 
 SAMPLE = Path(__file__).resolve().parents[2] / "robustqa" / "data" / "squad2-sample.json"
 # what qads-lm@2.0 changes in the packaged sample (qads@2.0 also changes the two "emigration" questions, to
