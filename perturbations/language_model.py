@@ -69,10 +69,14 @@ def resolve(spec: str) -> ModelSource:
 
 
 def _check_packages(source: ModelSource) -> None:
+    """Raise MissingExtraError unless torch, transformers 5 or later (its key/value cache interface) and, for
+    a GGUF file, gguf are installed."""
     needed = ["torch", "transformers"] + (["gguf"] if source.gguf_file else [])
-    missing = tuple(p for p in needed if importlib.util.find_spec(p) is None)
+    missing = [p for p in needed if importlib.util.find_spec(p) is None]
+    if "transformers" not in missing and int(importlib.metadata.version("transformers").split(".")[0]) < 5:
+        missing.append("transformers>=5")
     if missing:
-        raise MissingExtraError(EXTRA, "the language-model rule", missing=missing)
+        raise MissingExtraError(EXTRA, "the language-model rule", missing=tuple(missing))
 
 
 class CausalLM:
@@ -110,8 +114,7 @@ class CausalLM:
             tokenizer.pad_token = tokenizer.eos_token
         tokenizer.padding_side = "right"
         model.eval()
-        bos = tokenizer.bos_token or tokenizer.eos_token or ""
-        return cls(source, tokenizer, model, bos)
+        return cls(source, tokenizer, model, _document_start(tokenizer))
 
     def question_logprobs(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
         """(sum of log p, token count) of each question read after `prefix` and one space.
@@ -130,13 +133,11 @@ class CausalLM:
             b, n = enc.input_ids.shape
             with torch.inference_mode():
                 first = model(input_ids=pre.input_ids, use_cache=True, logits_to_keep=1)
-                cache = _cache_of(first)
+                cache = first.cache
                 cache.batch_repeat_interleave(b)
                 mask = torch.cat([torch.ones(b, n_pre, dtype=enc.attention_mask.dtype), enc.attention_mask], 1)
                 positions = torch.arange(n_pre, n_pre + n)[None].expand(b, n)
-                logits = model(
-                    input_ids=enc.input_ids, attention_mask=mask, position_ids=positions, **{_cache_argument(model): cache}
-                ).logits.float()
+                logits = model(input_ids=enc.input_ids, attention_mask=mask, position_ids=positions, cache=cache).logits.float()
                 lead = torch.log_softmax(first.logits[0, -1].float(), -1)[enc.input_ids[:, 0]]  # each first token
                 rest = torch.log_softmax(logits[:, :-1], -1).gather(-1, enc.input_ids[:, 1:, None])[..., 0]
                 rest = rest * enc.attention_mask[:, 1:]
@@ -146,16 +147,14 @@ class CausalLM:
         return out
 
 
-def _cache_of(output: Any) -> Any:
-    """The key/value cache of a forward pass (named `cache` in transformers 5, `past_key_values` before)."""
-    cache = getattr(output, "cache", None)
-    return cache if cache is not None else output.past_key_values
-
-
-def _cache_argument(model: Any) -> str:
-    import inspect
-
-    return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
+def _document_start(tokenizer: Any) -> str:
+    """The token a pretraining document starts after: GPT-style vocabularies' "<|endoftext|>" where there is
+    one (SmolLM2's GGUF names "<|im_start|>", a chat-turn marker, as its BOS token, and the rule's threshold
+    was calibrated after "<|endoftext|>"), else the tokenizer's BOS token, else its EOS token."""
+    vocabulary = tokenizer.get_vocab()
+    if "<|endoftext|>" in vocabulary:
+        return "<|endoftext|>"
+    return tokenizer.bos_token or tokenizer.eos_token or ""
 
 
 class _quiet_gguf:

@@ -24,6 +24,11 @@ from perturbations import store
 from perturbations.language_model import CausalLM, resolve
 
 
+# part of every key and of the disk table's name: changed whenever how a text is scored changes (the text
+# before the prefix, the prefix's form), so no table ever mixes scores of two methods
+SCORING = "v1:document-start+prefix+space+question"
+
+
 class Scorer(Protocol):
     """What the table needs of a model: for each question read after `prefix` (and one space), the sum of
     its tokens' log-probabilities and its token count."""
@@ -49,7 +54,7 @@ class ScoreTable:
         return self._identity
 
     def key(self, prefix: str, text: str) -> str:
-        return hashlib.sha256(f"{self.identity}\0{prefix}\0{text}".encode()).hexdigest()[:32]
+        return hashlib.sha256(f"{SCORING}\0{self.identity}\0{prefix}\0{text}".encode()).hexdigest()[:32]
 
     def get(self, prefix: str, texts: Sequence[str]) -> list[tuple[float, int]]:
         """(sum of log p, token count) of each text after `prefix`; the missing ones scored in one call."""
@@ -79,7 +84,7 @@ class ScoreTable:
         folder = store.cache_folder()
         if folder is None:
             return None
-        digest = hashlib.sha256(self.identity.encode()).hexdigest()[:24]
+        digest = hashlib.sha256(f"{SCORING}\0{self.identity}".encode()).hexdigest()[:24]
         return folder / f"lm-scores-{digest}.jsonl"
 
     def _read_disk(self) -> None:
