@@ -329,19 +329,19 @@ def _position(
     if not cands:
         return "no-candidate"
     senses = tuple(dist)
+    placed = bool(plan.sense or plan.context or plan.soft or edit_rules)  # whether any rule looks at the place
+    where = Position(tokens, index, frozen, source) if placed else None
     sure = [
-        Candidate(low, tag_, lemma, pos, syn, name, form, inflected, None, senses, conf)
+        Candidate(low, tag_, lemma, pos, syn, name, form, inflected, where, senses, conf)
         for name, form, inflected in cands
         if (conf := _synonym_mass(form, tag_, dist)) >= tf.threshold
     ]
     if not sure:
         return "low-confidence"
-    if not (plan.sense or plan.context or plan.soft or edit_rules):  # nothing looks at the place: no Position needed
+    if where is None:
         best = max(c.confidence for c in sure)  # type: ignore[type-var]
         replacements = tuple(Replacement(c.name, c.form, c.inflected, c.confidence) for c in sure)  # type: ignore[arg-type]
         return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]
-    where = Position(tokens, index, frozen, source)
-    sure = [c._replace(position=where) for c in sure]
     sense = _sense_candidate(sure[0])
     if plan.sense:
         rule = first_rejection(plan.sense, sense)
@@ -390,7 +390,7 @@ def _replacements(
     for c, total, names in ranked:
         blocked = None
         if edit_rules:
-            rule = first_rejection(edit_rules, c._replace(senses=senses))
+            rule = first_rejection(edit_rules, c if c.senses is senses else c._replace(senses=senses))
             blocked = rule.reason if rule is not None else None
         out.append(Replacement(c.name, c.form, c.inflected, c.confidence, total, names, blocked))  # type: ignore[arg-type]
     return tuple(out)

@@ -9,12 +9,12 @@ an attack turn chosen edits into a `Perturbation` with the same function (`apply
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from perturbations.records import Token
 
 
-@dataclass(frozen=True)
-class Replacement:
+class Replacement(NamedTuple):
     """One replacement the recipe allows for one word.
 
     `name` is the WordNet lemma name ("soldier_of_fortune"), `form` what is written (lower-case, inflected
@@ -23,6 +23,9 @@ class Replacement:
     word, or its sense) fails, `penalties` their reasons. `blocked` names the EDIT-stage rule that forbids
     writing it at this place (an "a"/"an" or a possessive it would have to change is frozen), None when it
     can be written.
+
+    Immutable like the engine's frozen dataclasses, but a NamedTuple, as `Position` and `Candidate` are:
+    one is built for every candidate of every editable word of every text.
     """
 
     name: str
@@ -34,15 +37,15 @@ class Replacement:
     blocked: str | None = None
 
 
-@dataclass(frozen=True)
-class EditPosition:
+class EditPosition(NamedTuple):
     """A word the recipe may edit: where it is, the sense WSD chose, and its replacements, ranked.
 
     `index` is the word's place in `SearchSpace.tokens`; `lemma`/`pos` its WordNet lemma and part of speech
     (occurrences of one `group` change together when `Recipe.perturb` chooses them); `synset` the chosen
     sense, `senses` the whole WSD distribution (empty when `forced`); `confidence` the best replacement's.
     `replacements` are ranked lowest penalty first, then by WordNet's sense-tagged counts; `forced` means a
-    consistent earlier text already edited this word, and this is the replacement it must get.
+    consistent earlier text already edited this word, and this is the replacement it must get. A
+    NamedTuple for the reason `Replacement` is.
     """
 
     index: int

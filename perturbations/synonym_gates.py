@@ -259,3 +259,6 @@ class AttestedSynonym(CandidateConstraint):
         if spelling_variant(_written_word(candidate), candidate.form):
             return False
         return count_in(candidate.name, candidate.synset) == 0 and count_in(candidate.lemma, candidate.synset) >= self.min_original
+
+    def describe(self) -> str:
+        return f"AttestedSynonym(tagged in the sense when the word was, >= {self.min_original} times)"

@@ -11,10 +11,12 @@ is general: the only word lists are closed grammatical classes (particles, copul
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from perturbations.constraints import Position, PositionConstraint
 from perturbations.errors import RecipeParameterError
@@ -33,6 +35,24 @@ COPULAS = frozenset(
 )
 DO_AUXILIARIES = frozenset({"do", "does", "did"})
 COMPLEMENT_PREPOSITIONS = frozenset("to with from for at on upon into as onto".split())
+T = TypeVar("T")
+
+
+def per_text(fn: Callable[..., T]) -> Callable[..., T]:
+    """Memoise `fn(tokens, *rest)` for the text being perturbed: the engine asks every word of one text in
+    turn, so one entry, found by the identity of the token tuple (held, so it cannot be reused), is enough,
+    and costs nothing per word where hashing a long paragraph's tokens would cost more than the answer."""
+    last: list[Any] = [None, None, None]
+
+    @functools.wraps(fn)
+    def wrapper(tokens: tuple[Token, ...], *rest: Any) -> T:
+        if last[0] is not tokens or last[1] != rest:
+            last[:] = [tokens, rest, fn(tokens, *rest)]
+        return last[2]  # type: ignore[no-any-return]
+
+    return wrapper
+
+
 _OPEN_QUOTES = frozenset({"“", "``"})
 _CLOSE_QUOTES = frozenset({"”", "''"})
 _BOTH_QUOTES = frozenset({'"', "'"})
@@ -59,18 +79,32 @@ class QuotedTerm(PositionConstraint):
     GATE: ClassVar[bool] = True
 
     def rejects(self, position: Position) -> bool:
-        tokens, index = position.tokens, position.index
-        opened = False
-        for k in range(index):
-            t = tokens[k].text
-            if t in _OPEN_QUOTES or (t in _BOTH_QUOTES and not opened):
-                opened = True
-            elif t in _CLOSE_QUOTES or (t in _BOTH_QUOTES and opened):
-                opened = False
-        return opened and any(tokens[k].text in _ANY_CLOSE for k in range(index + 1, len(tokens)))
+        return position.index in quoted_indices(position.tokens)
 
     def describe(self) -> str:
         return "QuotedTerm(between quotation marks)"
+
+
+@per_text
+def quoted_indices(tokens: tuple[Token, ...]) -> frozenset[int]:
+    """Indices of the tokens after an opening quotation mark (a straight quote opens when none is open)
+    that a quotation mark follows later in the text."""
+    inside = []
+    opened = False
+    for token in tokens:
+        inside.append(opened)
+        t = token.text
+        if t in _OPEN_QUOTES or (t in _BOTH_QUOTES and not opened):
+            opened = True
+        elif t in _CLOSE_QUOTES or (t in _BOTH_QUOTES and opened):
+            opened = False
+    found = set()
+    closed_later = False
+    for k in range(len(tokens) - 1, -1, -1):
+        if inside[k] and closed_later:
+            found.add(k)
+        closed_later = closed_later or tokens[k].text in _ANY_CLOSE
+    return frozenset(found)
 
 
 @lru_cache(maxsize=100_000)
@@ -108,7 +142,7 @@ class FixedTerm(PositionConstraint):
         return f"FixedTerm(WordNet multiword nouns and verb+particle lemmas, up to {self.max_words} words)"
 
 
-@lru_cache(maxsize=20_000)
+@per_text
 def term_indices(tokens: tuple[Token, ...], max_words: int) -> frozenset[int]:
     """Indices of the tokens that belong to a multiword term (see `FixedTerm`): every span of 2 to
     `max_words` adjacent letter words (one space at most between them) that is a term. Computed once per
@@ -248,7 +282,7 @@ def _verb_capable(token: Token) -> bool:
     return token.tag in NOUN_TAGS and token.text.isalpha() and lemma_of(token.text.lower(), "v") is not None
 
 
-@lru_cache(maxsize=20_000)
+@per_text
 def suspected_verb(tokens: tuple[Token, ...]) -> int | None:
     """The index of the noun-tagged word that is really the question's missing main verb, if any: after a
     do-auxiliary without a base verb, the first verb-capable noun that follows a noun or pronoun and comes

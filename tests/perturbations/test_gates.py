@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import pytest
 
-from perturbations import Candidate, Constraint, Position, PositionConstraint, Soft, get_recipe
+from perturbations import Candidate, Constraint, Position, PositionConstraint, Soft, get_recipe, list_recipes
 from perturbations.frequency import zipf
 from perturbations.sense_gates import RelationalAdjective, SenseEvidence
 from perturbations.synonym_gates import (
@@ -279,3 +279,19 @@ def test_only_position_sense_and_context_rules_can_rank() -> None:
     for rule in (NotSelf(), ArticleAgreement(), Soft(NoAdverbs())):
         with pytest.raises(TypeError, match="can rank"):
             ConstraintPlan.of((Soft(rule),))
+
+
+def test_what_a_gate_prints_comes_from_its_parameters() -> None:
+    """Every gate of every recipe describes itself from its fields: another value prints another line."""
+    seen = set()
+    for recipe in list_recipes():
+        for constraint in recipe.constraints:
+            rule = constraint.rule if isinstance(constraint, Soft) else constraint
+            if not rule.GATE or type(rule) in seen:
+                continue
+            seen.add(type(rule))
+            for f in dataclasses.fields(rule):
+                value = getattr(rule, f.name)
+                other = {float: lambda v: v + 0.5, int: lambda v: v + 1, frozenset: lambda v: frozenset({"zzz"}), str: lambda v: v + "-other"}[type(value)](value)
+                assert dataclasses.replace(rule, **{f.name: other}).describe() != rule.describe(), (rule, f.name)
+    assert len(seen) >= 20  # every gate class of the 2.0 recipes
