@@ -3,8 +3,8 @@
 Why a table in front of the model: a build asks the language-model rule about every candidate of every
 question, and a model call per candidate would be slow. A pre-pass (`LanguageModelFit.prepare`) scores
 each question's candidates in one batch; the rule then finds every score here. A score missing from the
-table is computed on the spot (one small batch), so results never depend on whether the pre-pass ran,
-only the speed does. The table is also kept on disk in the robustqa cache folder (`$ROBUSTQA_CACHE`,
+table is computed on the spot (one small batch), so results do not depend on whether the pre-pass ran (up to
+float noise in the last digits, which the rule rounds away), only the speed does. The table is also kept on disk in the robustqa cache folder (`$ROBUSTQA_CACHE`,
 "off" disables it), keyed by the model's identity, so a rebuild with another threshold costs no model
 call.
 

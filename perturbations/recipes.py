@@ -289,7 +289,8 @@ class Recipe:
 
     def prepare(self, texts: Iterable[TextToPerturb], *, progress: Callable[[int], None] | None = None) -> None:
         """Let rules that work faster in batches (the language-model rule) do their work for `texts` before
-        they are perturbed; `progress(1)` after each text. Results are the same without it, only slower.
+        they are perturbed; `progress(1)` after each text. Results are the same without it (up to float noise of
+        a model's arithmetic, which the language-model rule rounds away), only slower.
         Nothing to do for recipes whose rules need no preparing."""
         items = list(texts)
         for constraint in self.constraints:
