@@ -26,7 +26,7 @@ from perturbations.errors import (
     UnknownRecipeVersionError,
 )
 from perturbations.lexicon import check_resources, wordnet_version
-from perturbations.recipes import Recipe
+from perturbations.recipes import Recipe, TextToPerturb
 from perturbations.records import Perturbation, Substitution, Token
 from perturbations.registry import (
     default_version,
@@ -56,6 +56,7 @@ __all__ = [
     "Soft",
     "Stage",
     "Substitution",
+    "TextToPerturb",
     "Token",
     "UnknownRecipeError",
     "UnknownRecipeVersionError",

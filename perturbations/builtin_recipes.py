@@ -17,6 +17,7 @@ from perturbations.candidate_constraints import (
     PossessiveAgreement,
 )
 from perturbations.constraints import Constraint, Soft
+from perturbations.lm_fit import LanguageModelFit
 from perturbations.position_constraints import (
     AUXILIARY,
     DATE,
@@ -198,6 +199,16 @@ BOTH_2_0 = Recipe(
     budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
 )
 
+QADS_LM_2_0 = Recipe(
+    name="qads-lm", version="2.0", fields=frozenset({"question"}),
+    citation=_QADS + _GATES_2_0 + " LM: a synonym is written only where a small causal language model "
+    "(SmolLM2-135M-Instruct by default), reading the passage sentence nearest the question, finds the edited "
+    "question at most 6 nats less likely than the original.",
+    description="questions: as qads@2.0, and a small language model must find the edited question about as "
+    "likely as the original (opt-in: needs robustqa[lm], minutes on a CPU)",
+    transformation=WordNetSynonyms(threshold=0.7), constraints=(*constraints_2_0(), LanguageModelFit()), budget=_ONE_EDIT,
+)
+
 # (recipe, whether it is its name's default version)
 BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_1_1, False),
@@ -211,4 +222,5 @@ BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_NOUNS_2_0, True),
     (CONTEXT_2_0, True),
     (BOTH_2_0, True),
+    (QADS_LM_2_0, True),
 )

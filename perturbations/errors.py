@@ -65,3 +65,16 @@ class RecipeRegistrationError(PerturbationError):
 class InvalidEditError(PerturbationError):
     """An edit that a search space does not allow: a word the recipe may not edit, a replacement it does
     not offer there, or one word edited twice."""
+
+
+class MissingExtraError(PerturbationError):
+    """Packages an optional part of the engine needs (an extra of the robustqa distribution) are missing."""
+
+    def __init__(self, extra: str, needed_for: str, *, missing: tuple[str, ...]) -> None:
+        self.extra = extra
+        self.missing = missing
+        super().__init__(f"{needed_for} needs the optional packages {', '.join(missing)}; run `pip install '{extra}'`")
+
+
+class LanguageModelError(PerturbationError):
+    """A language model that cannot be found or loaded."""

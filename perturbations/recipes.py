@@ -8,7 +8,7 @@ buildable (`builtin_recipes.py`, `registry.py`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -49,6 +49,15 @@ _SIGNATURE: dict[str, tuple[str, Callable[[Any], object]]] = {
     "max_substitutions": ("max_subs", lambda v: v),
     "protected_words": ("protected", len),
 }
+
+
+@dataclass(frozen=True)
+class TextToPerturb:
+    """A text a caller will perturb, with the arguments that decide its search space (for `Recipe.prepare`)."""
+
+    text: str
+    wsd_context: str | None = None
+    frozen_spans: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -272,3 +281,19 @@ class Recipe:
         """Every word of `text` this recipe may edit, with every replacement it allows, ranked: what
         `perturb` spends its budget on (see `perturbations.search_space`)."""
         return search_space(self, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
+
+    @property
+    def prepares(self) -> bool:
+        """Whether a rule of this recipe works faster when `prepare` is called first (a language model)."""
+        return any(hasattr(c, "prepare") for c in self.constraints)
+
+    def prepare(self, texts: Iterable[TextToPerturb], *, progress: Callable[[int], None] | None = None) -> None:
+        """Let rules that work faster in batches (the language-model rule) do their work for `texts` before
+        they are perturbed; `progress(1)` after each text. Results are the same without it (up to float noise of
+        a model's arithmetic, which the language-model rule rounds away), only slower.
+        Nothing to do for recipes whose rules need no preparing."""
+        items = list(texts)
+        for constraint in self.constraints:
+            hook = getattr(constraint, "prepare", None)
+            if hook is not None:
+                hook(self, items, progress)

@@ -252,6 +252,18 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     return _UnitResult(unit.article, unit.index, paragraphs, summary)
 
 
+def texts_to_prepare(recipe: perturbations.Recipe, dataset: SquadDataset) -> list[perturbations.TextToPerturb]:
+    """The texts a build of `dataset` perturbs, with the arguments that decide their search spaces."""
+    out: list[perturbations.TextToPerturb] = []
+    for article in dataset.articles:
+        for paragraph in article.paragraphs:
+            if "context" in recipe.fields:
+                out.append(perturbations.TextToPerturb(paragraph.context, None, _frozen_spans(paragraph)))
+            if "question" in recipe.fields:
+                out.extend(perturbations.TextToPerturb(q.question, paragraph.context) for q in paragraph.qas)
+    return out
+
+
 # --- parallel building ------------------------------------------------------------------------------
 
 _WORKER: dict[str, Any] = {}
@@ -323,8 +335,12 @@ def build_dataset(
     workers: int = 1,
     source: str | None = None,
     progress: Callable[[int], None] | None = None,
+    prepare_progress: Callable[[int], None] | None = None,
 ) -> BuildResult:
     """Perturb every question (and/or context) of `dataset`; return the document to write and its summary.
+
+    A recipe whose rules work in batches (a language model: `Recipe.prepares`) first prepares every text
+    (`prepare_progress(1)` after each of `texts_to_prepare`); the output is the same without it, only slower.
 
     Raises `InputError` for datasets that cannot be built (no questions, duplicate ids, bad `variants`)
     and `SpanIntegrityError` if any answer would not match its rewritten context.
@@ -343,6 +359,8 @@ def build_dataset(
         for a_index, article in enumerate(dataset.articles)
         for p_index, paragraph in enumerate(article.paragraphs)
     ]
+    if recipe.prepares:
+        recipe.prepare(texts_to_prepare(recipe, dataset), progress=prepare_progress)
     built: dict[tuple[int, int], tuple[dict[str, Any], ...]] = {}
     summary = BuildSummary()
     for result in _run_units(recipe, units, seed=seed, variants=variants, workers=workers, progress=progress):

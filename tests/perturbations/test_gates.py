@@ -292,6 +292,6 @@ def test_what_a_gate_prints_comes_from_its_parameters() -> None:
             seen.add(type(rule))
             for f in dataclasses.fields(rule):
                 value = getattr(rule, f.name)
-                other = {float: lambda v: v + 0.5, int: lambda v: v + 1, frozenset: lambda v: frozenset({"zzz"})}[type(value)](value)
+                other = {float: lambda v: v + 0.5, int: lambda v: v + 1, frozenset: lambda v: frozenset({"zzz"}), str: lambda v: v + "-other"}[type(value)](value)
                 assert dataclasses.replace(rule, **{f.name: other}).describe() != rule.describe(), (rule, f.name)
     assert len(seen) >= 20  # every gate class of the 2.0 recipes

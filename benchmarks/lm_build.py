@@ -1,0 +1,71 @@
+"""Cost and coverage of the opt-in language-model recipe `qads-lm@2.0` against `qads@2.0`, on the shared
+SQuAD questions, with the whole `robustqa build-dataset` command timed from outside (process start, model
+loading and file writing included). `qads-lm` runs twice on one cache folder: *cold* (empty: the model
+scores every candidate, the lexicon tables are derived) and *warm* (the folder the cold run filled: every
+score comes from the table on disk, as when rebuilding with another threshold); `qads@2.0` then runs on
+the warm folder. Only the files' summaries are read (the perturbed questions are not printed). The
+model's threads follow torch's default unless `OMP_NUM_THREADS` is set (printed below).
+
+    NLTK_DATA=../shared/nltk_data python benchmarks/lm_build.py [--input FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from _common import recorded, robustqa_command
+
+REPO = Path(__file__).resolve().parents[1]
+os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+DEFAULT_INPUT = REPO.parent / "shared" / "squad" / "squad2-dev-half.json"
+
+
+def build(input_path: Path, output: Path, recipe: str, cache: Path) -> tuple[float, dict]:
+    """Wall seconds of one `build-dataset` run, and the summary its file records."""
+    command = [*robustqa_command(), "build-dataset", "--input", str(input_path), "--output", str(output), "--recipe", recipe]
+    started = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, ROBUSTQA_CACHE=str(cache)))
+    seconds = time.perf_counter() - started
+    summary = json.loads(output.read_text(encoding="utf-8"))["robustqa"]["summary"]
+    output.unlink()
+    return seconds, summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", type=Path, default=DEFAULT_INPUT)
+    args = parser.parse_args()
+    with recorded(__file__), tempfile.TemporaryDirectory() as tmp:
+        cache, out = Path(tmp) / "cache", Path(tmp) / "out.json"
+        import torch
+
+        print(f"input: {args.input.name}; OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, torch threads {torch.get_num_threads()}")
+        runs = [("qads-lm@2.0", "cold")]
+        runs.append(("qads-lm@2.0", "warm"))
+        runs.append(("qads@2.0", "warm"))
+        rows = []
+        scored = 0
+        for recipe, state in runs:
+            seconds, summary = build(args.input, out, recipe, cache)
+            if recipe.startswith("qads-lm") and state == "cold":
+                scored = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in cache.glob("lm-scores-*.jsonl"))
+            rows.append((recipe, state, seconds, summary))
+        n = rows[0][3]["questions"]
+        print(f"{'recipe':12s} {'cache':5s} {'wall s':>8s} {'changed':>16s} {'lm-fit':>7s}")
+        for recipe, state, seconds, summary in rows:
+            changed = summary["changed"]
+            lm = summary.get("gates", {}).get("rejected", {}).get("lm-fit", "-")
+            print(f"{recipe:12s} {state:5s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {lm!s:>7s}")
+        cold = rows[0][2]
+        print(f"{n} questions; the cold qads-lm run scored {scored} texts (originals and candidates): {scored / cold:.1f} texts/s over the whole command")
+        print("lm-fit counts words whose first-ranked synonym the model rejected (a word whose first synonym another rule rejected counts there)")
+
+
+if __name__ == "__main__":
+    main()
