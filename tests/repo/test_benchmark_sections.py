@@ -22,7 +22,7 @@ def _common():
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_every_benchmark_script_writes_its_section(script: Path) -> None:
-    assert "with recorded(__file__):" in script.read_text(encoding="utf-8")
+    assert "with recorded(__file__)" in script.read_text(encoding="utf-8")
 
 
 def test_every_benchmark_has_its_section_in_the_document() -> None:
