@@ -25,7 +25,7 @@ from perturbations.lm_scores import forget_scorers, register_scorer, scores_for
 from robustqa.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLE = REPO / "robustqa" / "data" / "squad2-sample.json"
+SAMPLE = REPO / "tests" / "data" / "squad2-sample-2025.json"  # the earlier packaged sample, where the stand-in model rejects edits
 PASSAGE = (
     "Time and space are the most well known complexity resources, but any complexity measure can also be viewed "
     "as a computational resource. Complexity measures are very generally defined by the Blum complexity axioms."
