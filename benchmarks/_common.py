@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -105,3 +106,41 @@ def recorded(script: str) -> Iterator[None]:
     finally:
         sys.stdout = tee.stream
     write_section(script, tee.copy.getvalue(), argv=sys.argv[1:], load_before=load_before, seconds=time.perf_counter() - started)
+
+
+def spread(values: list[float]) -> str:
+    """Median seconds of repeated runs, with their range: the figure every speed section quotes."""
+    return f"median {statistics.median(values):6.1f} s  (min {min(values):.1f}, max {max(values):.1f}, n={len(values)})"
+
+
+def padded_batches(windows, batch_size: int) -> list[dict]:
+    """Pre-padded, length-sorted tensors of tokenized windows (`robustqa.inference.build_windows`): the bare
+    forward pass the speed benchmarks compare robustqa with times nothing but the model on these."""
+    import torch
+
+    from robustqa.inference import length_sorted_batches
+
+    batches = []
+    for batch in length_sorted_batches(windows.lengths, batch_size):
+        width = max(len(windows.input_ids[w]) for w in batch)
+        ids = torch.zeros((len(batch), width), dtype=torch.long)
+        mask = torch.zeros_like(ids)
+        types = torch.zeros_like(ids)
+        for row, w in enumerate(batch):
+            n = len(windows.input_ids[w])
+            ids[row, :n] = torch.tensor(windows.input_ids[w])
+            mask[row, :n] = 1
+            types[row, :n] = torch.tensor(windows.token_type_ids[w])
+        batches.append({"input_ids": ids, "attention_mask": mask, "token_type_ids": types})
+    return batches
+
+
+def forward_seconds(model, batches: list[dict]) -> float:
+    """Wall seconds of one pass of `model` over `batches` (inference mode, nothing else)."""
+    import torch
+
+    start = time.perf_counter()
+    with torch.inference_mode():
+        for batch in batches:
+            model(**batch)
+    return time.perf_counter() - start

@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import recorded
+from _common import forward_seconds, padded_batches, recorded, spread
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
@@ -65,9 +65,7 @@ class BareForward:
     """The machine's limit on the attack's queries: pre-tokenized, pre-padded, length-sorted batches."""
 
     def __init__(self, runner, queries, batch_size: int) -> None:
-        import torch
-
-        from robustqa.inference import build_windows, length_sorted_batches
+        from robustqa.inference import build_windows
         from robustqa.squad import QAExample
 
         examples = [
@@ -79,31 +77,10 @@ class BareForward:
         windows = build_windows(runner.tokenizer, examples, runner.settings.max_seq_length, runner.settings.doc_stride)
         self.tokenize_seconds = time.perf_counter() - start
         self.windows = len(windows)
-        self.batches = []
-        for batch in length_sorted_batches(windows.lengths, batch_size):
-            width = max(len(windows.input_ids[w]) for w in batch)
-            ids = torch.zeros((len(batch), width), dtype=torch.long)
-            mask = torch.zeros_like(ids)
-            types = torch.zeros_like(ids)
-            for row, w in enumerate(batch):
-                n = len(windows.input_ids[w])
-                ids[row, :n] = torch.tensor(windows.input_ids[w])
-                mask[row, :n] = 1
-                types[row, :n] = torch.tensor(windows.token_type_ids[w])
-            self.batches.append({"input_ids": ids, "attention_mask": mask, "token_type_ids": types})
+        self.batches = padded_batches(windows, batch_size)
 
     def run(self) -> float:
-        import torch
-
-        start = time.perf_counter()
-        with torch.inference_mode():
-            for batch in self.batches:
-                self.model(**batch)
-        return time.perf_counter() - start
-
-
-def spread(values: list[float]) -> str:
-    return f"median {statistics.median(values):6.1f} s  (min {min(values):.1f}, max {max(values):.1f}, n={len(values)})"
+        return forward_seconds(self.model, self.batches)
 
 
 def main() -> None:

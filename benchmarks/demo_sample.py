@@ -18,21 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+# validity_review puts the checkout on sys.path and NLTK_DATA beside it, as every benchmark does
+from validity_review import REPO, RULES, SHARED, read_jsonl, sentence_at, write_jsonl
 
-from validity_review import RULES, read_jsonl, sentence_at, write_jsonl  # noqa: E402
+from _common import recorded
 
-from _common import recorded  # noqa: E402
-
-SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 FOLDER = REPO / "benchmarks" / "validity" / "demo-sample"
 SAMPLE = REPO / "robustqa" / "data" / "squad2-sample.json"

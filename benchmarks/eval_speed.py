@@ -36,7 +36,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _common import recorded, robustqa_command
+from _common import forward_seconds, padded_batches, recorded, robustqa_command, spread
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
@@ -106,10 +106,9 @@ class BareForward:
     """The machine's limit: pre-tokenized, pre-padded, length-sorted batches; only the forward pass timed."""
 
     def __init__(self, batch_size: int, limit: int | None) -> None:
-        import torch
         from transformers import AutoModelForQuestionAnswering, AutoTokenizer
 
-        from robustqa.inference import build_windows, length_sorted_batches
+        from robustqa.inference import build_windows
         from robustqa.squad import load_squad
 
         examples = load_squad(DATA).examples()[: limit or None]
@@ -117,27 +116,10 @@ class BareForward:
         self.model = AutoModelForQuestionAnswering.from_pretrained(MODEL).eval()
         windows = build_windows(tokenizer, examples, 384, 128)
         self.windows = len(windows)
-        self.batches = []
-        for batch in length_sorted_batches(windows.lengths, batch_size):
-            width = max(len(windows.input_ids[w]) for w in batch)
-            ids = torch.zeros((len(batch), width), dtype=torch.long)
-            mask = torch.zeros_like(ids)
-            types = torch.zeros_like(ids)
-            for row, w in enumerate(batch):
-                n = len(windows.input_ids[w])
-                ids[row, :n] = torch.tensor(windows.input_ids[w])
-                mask[row, :n] = 1
-                types[row, :n] = torch.tensor(windows.token_type_ids[w])
-            self.batches.append({"input_ids": ids, "attention_mask": mask, "token_type_ids": types})
+        self.batches = padded_batches(windows, batch_size)
 
     def run(self) -> float:
-        import torch
-
-        start = time.perf_counter()
-        with torch.inference_mode():
-            for batch in self.batches:
-                self.model(**batch)
-        return time.perf_counter() - start
+        return forward_seconds(self.model, self.batches)
 
 
 def tune_pipeline(work: Path, limit: int) -> int:
@@ -148,10 +130,6 @@ def tune_pipeline(work: Path, limit: int) -> int:
         timings[batch_size] = inner["run"]
         print(f"  pipeline batch_size={batch_size:<3} {limit} questions: {inner['run']:.1f} s", flush=True)
     return min(timings, key=timings.__getitem__)
-
-
-def spread(values: list[float]) -> str:
-    return f"median {statistics.median(values):6.1f} s  (min {min(values):.1f}, max {max(values):.1f}, n={len(values)})"
 
 
 def main() -> None:

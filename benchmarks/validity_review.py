@@ -144,19 +144,12 @@ def parse_setting(text: str) -> tuple[str, str, dict[str, Any]]:
 
 
 def half_set(only: set[str] | None = None) -> Any:
-    """The half set, or only the questions `only` names (a question's edit depends on its own text, its
-    paragraph, the seed and its id, never on the other questions, so a subset builds the same edits)."""
-    from robustqa.squad import load_squad, parse_squad
+    """The half set, or only the questions `only` names (`robustqa.squad.only_questions`)."""
+    from robustqa.squad import load_squad, only_questions, parse_squad
 
     if only is None:
         return load_squad(HALF)
-    document = json.loads(HALF.read_text(encoding="utf-8"))
-    for article in document["data"]:
-        for paragraph in article["paragraphs"]:
-            paragraph["qas"] = [qa for qa in paragraph["qas"] if qa["id"] in only]
-        article["paragraphs"] = [p for p in article["paragraphs"] if p["qas"]]
-    document["data"] = [a for a in document["data"] if a["paragraphs"]]
-    return parse_squad(document, path=str(HALF))
+    return parse_squad(only_questions(json.loads(HALF.read_text(encoding="utf-8")), only), path=str(HALF))
 
 
 def build_changed(recipe_name: str, overrides: dict[str, Any], only: set[str] | None = None) -> tuple[dict[str, str], dict[str, Any]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -297,6 +297,19 @@ def check_unique_ids(dataset: SquadDataset) -> None:
                         hint="give every question a unique id",
                     )
                 seen[q.id] = article.title
+
+
+def only_questions(document: dict[str, Any], ids: Collection[str]) -> dict[str, Any]:
+    """A decoded SQuAD document reduced to the questions `ids` names, paragraphs and articles left empty
+    dropped; the input is not changed. A question's edit depends only on its own text, its paragraph, the
+    seed and its id, so a build of the subset makes the same edits as a build of the whole file."""
+    out = {**document, "data": []}
+    for article in document["data"]:
+        paragraphs = [{**p, "qas": [qa for qa in p["qas"] if qa["id"] in ids]} for p in article["paragraphs"]]
+        paragraphs = [p for p in paragraphs if p["qas"]]
+        if paragraphs:
+            out["data"].append({**article, "paragraphs": paragraphs})
+    return out
 
 
 # --- writing --------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ so its drop on changed questions measures reviewed-valid questions only. Each ch
 from __future__ import annotations
 
 import copy
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from robustqa.review.decisions import (
     check_same_dataset,
     combined_status,
 )
+from robustqa.review.items import sha256_hex
 from robustqa.review.status import DECISIONS, ReviewStatus
 from robustqa.signature import Signature
 from robustqa.squad import QA_ORDER, ordered
@@ -131,14 +131,11 @@ def _sign(document: dict[str, Any], files: Sequence[DecisionsFile], dataset_sha2
 def status_from_decisions(files: Sequence[DecisionsFile], perturbed_file: Path, changed_ids: Sequence[str]) -> ReviewStatus:
     """The review of `perturbed_file` by these decisions files (made on its very bytes): a changed question
     is valid when at least one reviewer judged it and every reviewer who judged it accepted it."""
-    sha256 = hashlib.sha256(Path(perturbed_file).read_bytes()).hexdigest()
+    sha256 = sha256_hex(Path(perturbed_file).read_bytes())
     for f in files:
         check_same_dataset(f, sha256, Path(perturbed_file).name)
-    judged: dict[str, list[Any]] = {}
-    for f in files:
-        for decision in f.judged():
-            judged.setdefault(decision.id, []).append(decision)
-    valid = frozenset(qid for qid in changed_ids if qid in judged and combined_status(judged[qid]) == ACCEPTED)
+    judged = _judgments(files)
+    valid = frozenset(qid for qid in changed_ids if qid in judged and combined_status([d for _, d in judged[qid]]) == ACCEPTED)
     rejected = sum(1 for qid in changed_ids if qid in judged and qid not in valid)
     return ReviewStatus(
         DECISIONS,

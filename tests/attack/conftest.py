@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from rqa_attackfakes import FakeQA, write_document
 
+from robustqa.squad import only_questions
+
 
 @pytest.fixture
 def attack_input(tmp_path: Path) -> Path:
@@ -46,12 +48,7 @@ def real_attack(tmp_path_factory: pytest.TempPathFactory, squad_heldout_path: Pa
     subprocess.run([sys.executable, "-m", "pip", "install", "-e", str(Path(__file__).parents[2]), "--no-deps", "-q"], check=True, capture_output=True)
     exe = str(Path(sys.executable).with_name("robustqa"))
     root = tmp_path_factory.mktemp("real_attack")
-    document = json.loads(squad_heldout_path.read_text(encoding="utf-8"))
-    for article in document["data"]:
-        for paragraph in article["paragraphs"]:
-            paragraph["qas"] = [qa for qa in paragraph["qas"] if qa["id"] in REAL_IDS]
-        article["paragraphs"] = [p for p in article["paragraphs"] if p["qas"]]
-    document["data"] = [a for a in document["data"] if a["paragraphs"]]
+    document = only_questions(json.loads(squad_heldout_path.read_text(encoding="utf-8")), REAL_IDS)
     clean = root / "clean.json"
     clean.write_text(json.dumps(document), encoding="utf-8")
     attack_dir, eval_dir = root / "attack", root / "eval"
