@@ -68,19 +68,18 @@ def resolve(spec: str) -> ModelSource:
     return ModelSource(spec, spec, None, f"hub:{spec}")
 
 
-def _check_packages(source: ModelSource) -> None:
-    """Raise MissingExtraError unless torch, transformers 5 or later (its key/value cache interface) and, for
-    a GGUF file, gguf are installed."""
-    needed = ["torch", "transformers"] + (["gguf"] if source.gguf_file else [])
+def require_packages(what: str, needed: Sequence[str]) -> None:
+    """Raise MissingExtraError naming `what` needs them unless the packages `needed` are installed (and
+    transformers is 5 or later: its key/value cache interface)."""
     missing = [p for p in needed if importlib.util.find_spec(p) is None]
-    if "transformers" not in missing and int(importlib.metadata.version("transformers").split(".")[0]) < 5:
+    if "transformers" in needed and "transformers" not in missing and int(importlib.metadata.version("transformers").split(".")[0]) < 5:
         missing.append("transformers>=5")
     if missing:
-        raise MissingExtraError(EXTRA, "the language-model rule", missing=tuple(missing))
+        raise MissingExtraError(EXTRA, what, missing=tuple(missing))
 
 
 class CausalLM:
-    """A loaded causal language model: `question_logprobs` gives, for each question read after a passage
+    """A loaded causal language model: `score` gives, for each question read after a passage
     prefix, the sum of its tokens' log-probabilities (natural log) and its number of tokens."""
 
     def __init__(self, source: ModelSource, tokenizer: Any, model: Any, bos: str) -> None:
@@ -93,7 +92,7 @@ class CausalLM:
     def load(cls, source: ModelSource) -> CausalLM:
         """Load the weights (float32, CPU unless torch puts them elsewhere). Raises MissingExtraError
         without torch/transformers/gguf and LanguageModelError when the weights cannot be read."""
-        _check_packages(source)
+        require_packages("the language-model rule", ["torch", "transformers"] + (["gguf"] if source.gguf_file else []))
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
         from transformers.utils import logging as hf_logging
@@ -116,7 +115,7 @@ class CausalLM:
         model.eval()
         return cls(source, tokenizer, model, _document_start(tokenizer))
 
-    def question_logprobs(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
+    def score(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
         """(sum of log p, token count) of each question read after `prefix` and one space.
 
         The prefix is run once and its key/value cache shared by the batch, so a passage sentence costs one

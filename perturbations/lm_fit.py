@@ -137,20 +137,25 @@ class LanguageModelFit(CandidateConstraint):
 
     def prepare(self, recipe: Recipe, texts: Iterable[TextToPerturb], progress: Callable[[int], None] | None = None) -> None:
         """Score, one batch per text, every candidate this rule will be asked about when `recipe` perturbs
-        `texts`: the replacements of the search space of `recipe` without this rule (the rule is asked
-        after every other hard rule, so exactly those)."""
-        from perturbations.engine import search_space
-
-        others = dataclasses.replace(recipe, constraints=tuple(c for c in recipe.constraints if c != self))
+        `texts` (see `candidate_variants`)."""
         table = scores_for(self.lm_model)
         for item in texts:
-            space = search_space(others, item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
-            variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
+            original, variants = candidate_variants(self, recipe, item)
             if variants:
-                original = text_of(space.tokens)
                 prefix = prefix_for(original, item.wsd_context or "")
-                texts_ = [original, *variants]
-                if table.missing(prefix, texts_):
-                    table.get(prefix, texts_)
+                if table.missing(prefix, [original, *variants]):
+                    table.get(prefix, [original, *variants])
             if progress is not None:
                 progress(1)
+
+
+def candidate_variants(rule: CandidateConstraint, recipe: Recipe, item: TextToPerturb) -> tuple[str, list[str]]:
+    """The text of `item` and every variant (one candidate written) that `rule` will be asked about when
+    `recipe` perturbs it: the replacements of the search space of the rules `recipe` lists before `rule`
+    (a model rule is asked after those, so exactly those candidates reach it)."""
+    from perturbations.engine import search_space
+
+    before = recipe.constraints[: recipe.constraints.index(rule)]
+    space = search_space(dataclasses.replace(recipe, constraints=before), item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
+    variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
+    return text_of(space.tokens), variants

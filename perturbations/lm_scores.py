@@ -1,141 +1,33 @@
-"""Log-probabilities of questions under a language model, kept by hash so each text is scored once.
+"""Log-probabilities of questions under a language model, in a score table (see `score_table`): each text
+is scored once, the pre-pass of `LanguageModelFit.prepare` in one batch per question.
 
-Why a table in front of the model: a build asks the language-model rule about every candidate of every
-question, and a model call per candidate would be slow. A pre-pass (`LanguageModelFit.prepare`) scores
-each question's candidates in one batch; the rule then finds every score here. A score missing from the
-table is computed on the spot (one small batch), so results do not depend on whether the pre-pass ran (up to
-float noise in the last digits, which the rule rounds away), only the speed does. The table is also kept on disk in the robustqa cache folder (`$ROBUSTQA_CACHE`,
-"off" disables it), keyed by the model's identity, so a rebuild with another threshold costs no model
-call.
-
-`register_scorer` is the extension point: any object with `question_logprobs(prefix, questions)` can
-stand in for a model (tests use a tiny deterministic one).
+The disk tables keep the name and key they had before other kinds of score shared the table code
+("lm-scores-<hash of method and model>.jsonl"), so scores cached by earlier builds are still found.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Protocol
-
-from perturbations import store
 from perturbations.language_model import CausalLM, resolve
+from perturbations.score_table import Scorer, ScoreKind, ScoreTable, forget_scorers, table_for
+from perturbations.score_table import register_scorer as _register
 
-
-# part of every key and of the disk table's name: changed whenever how a text is scored changes (the text
-# before the prefix, the prefix's form), so no table ever mixes scores of two methods
+# changed whenever how a text is scored changes (the text before the prefix, the prefix's form)
 SCORING = "v1:document-start+prefix+space+question"
 
-
-class Scorer(Protocol):
-    """What the table needs of a model: for each question read after `prefix` (and one space), the sum of
-    its tokens' log-probabilities and its token count."""
-
-    def question_logprobs(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]: ...
-
-
-class ScoreTable:
-    """Scores of one model by (prefix, text), loading the model only when a score is missing."""
-
-    def __init__(self, spec: str, identity: str | None = None, scorer: Scorer | None = None) -> None:
-        self.spec = spec
-        self._identity = identity
-        self._scorer = scorer
-        self._scores: dict[str, tuple[float, int]] = {}
-        self._disk_read = False
-        self.computed = 0  # texts this process scored with the model (not found in the table)
-
-    @property
-    def identity(self) -> str:
-        if self._identity is None:
-            self._identity = resolve(self.spec).identity
-        return self._identity
-
-    def key(self, prefix: str, text: str) -> str:
-        return hashlib.sha256(f"{SCORING}\0{self.identity}\0{prefix}\0{text}".encode()).hexdigest()[:32]
-
-    def get(self, prefix: str, texts: Sequence[str]) -> list[tuple[float, int]]:
-        """(sum of log p, token count) of each text after `prefix`; the missing ones scored in one call."""
-        self._read_disk()
-        keys = [self.key(prefix, t) for t in texts]
-        todo = list(dict.fromkeys(t for t, k in zip(texts, keys) if k not in self._scores))
-        if todo:
-            found = self.scorer.question_logprobs(prefix, todo)
-            new = {self.key(prefix, t): (float(s), int(n)) for t, (s, n) in zip(todo, found)}
-            self._scores.update(new)
-            self.computed += len(new)
-            self._write_disk(new)
-        return [self._scores[k] for k in keys]
-
-    def missing(self, prefix: str, texts: Sequence[str]) -> bool:
-        """Whether any of `texts` after `prefix` still needs the model."""
-        self._read_disk()
-        return any(self.key(prefix, t) not in self._scores for t in texts)
-
-    @property
-    def scorer(self) -> Scorer:
-        if self._scorer is None:
-            self._scorer = CausalLM.load(resolve(self.spec))
-        return self._scorer
-
-    def _path(self) -> Path | None:
-        folder = store.cache_folder()
-        if folder is None:
-            return None
-        digest = hashlib.sha256(f"{SCORING}\0{self.identity}".encode()).hexdigest()[:24]
-        return folder / f"lm-scores-{digest}.jsonl"
-
-    def _read_disk(self) -> None:
-        if self._disk_read:
-            return
-        self._disk_read = True
-        path = self._path()
-        if path is None or not path.is_file():
-            return
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError:
-            return
-        for line in lines:
-            try:
-                key, score, count = json.loads(line)
-                self._scores.setdefault(str(key), (float(score), int(count)))
-            except (ValueError, TypeError):
-                continue  # a torn last line of an interrupted run: ignored, recomputed when needed
-
-    def _write_disk(self, new: dict[str, tuple[float, int]]) -> None:
-        path = self._path()
-        if path is None or not new:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as handle:
-                handle.write("".join(json.dumps([k, s, n]) + "\n" for k, (s, n) in new.items()))
-        except OSError:
-            pass  # an unwritable cache folder only means nothing is kept for the next process
-
-
-_TABLES: dict[str, ScoreTable] = {}
+LM_SCORES = ScoreKind(
+    name="lm-scores", method=SCORING, identity=lambda spec: resolve(spec).identity, load=lambda spec: CausalLM.load(resolve(spec))
+)
 
 
 def scores_for(spec: str) -> ScoreTable:
-    """The score table of the model `spec` names (one per process, created on first use)."""
-    table = _TABLES.get(spec)
-    if table is None:
-        table = _TABLES[spec] = ScoreTable(spec)
-    return table
+    """The log-probability table of the language model `spec` names (one per process)."""
+    return table_for(LM_SCORES, spec)
 
 
 def register_scorer(spec: str, scorer: Scorer, *, identity: str) -> ScoreTable:
-    """Make `spec` mean `scorer` in this process (a stand-in model, or one already loaded); `identity`
-    keys its scores in the disk table, so give every different scorer its own. Returns its table."""
-    table = _TABLES[spec] = ScoreTable(spec, identity, scorer)
-    return table
+    """Make `spec` mean `scorer` (an object with `score(prefix, questions)` giving (sum of log p, token
+    count) per question) for the language-model rule in this process."""
+    return _register(LM_SCORES, spec, scorer, identity=identity)
 
 
-def forget_scorers() -> None:
-    """Drop every table and loaded model of this process (the next use starts afresh)."""
-    _TABLES.clear()
-
+__all__ = ["LM_SCORES", "SCORING", "forget_scorers", "register_scorer", "scores_for"]

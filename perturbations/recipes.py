@@ -284,12 +284,17 @@ class Recipe:
 
     @property
     def prepares(self) -> bool:
-        """Whether a rule of this recipe works faster when `prepare` is called first (a language model)."""
-        return any(hasattr(c, "prepare") for c in self.constraints)
+        """Whether a rule of this recipe works faster when `prepare` is called first (a model rule)."""
+        return self.preparation_passes > 0
+
+    @property
+    def preparation_passes(self) -> int:
+        """How many of this recipe's rules prepare (`prepare` reports each text once per such rule)."""
+        return sum(hasattr(c, "prepare") for c in self.constraints)
 
     def prepare(self, texts: Iterable[TextToPerturb], *, progress: Callable[[int], None] | None = None) -> None:
-        """Let rules that work faster in batches (the language-model rule) do their work for `texts` before
-        they are perturbed; `progress(1)` after each text. Results are the same without it (up to float noise of
+        """Let rules that work faster in batches (the model rules) do their work for `texts` before they
+        are perturbed, in the recipe's order; `progress(1)` after each text, once per such rule. Results are the same without it (up to float noise of
         a model's arithmetic, which the language-model rule rounds away), only slower.
         Nothing to do for recipes whose rules need no preparing."""
         items = list(texts)

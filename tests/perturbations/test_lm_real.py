@@ -55,7 +55,7 @@ def test_the_default_model_scores_questions_and_gates_qads(tmp_path: Path, monke
     # the shared-prefix batch gives what one plain forward pass over prefix + question gives
     prefix = prefix_for(QUESTIONS["examples"], PASSAGE)
     variants = [QUESTIONS["examples"], QUESTIONS["examples"].replace("examples", "instances"), "Time and space are both cheese what type?"]
-    batched = lm.question_logprobs(prefix, variants)
+    batched = lm.score(prefix, variants)
     for question, (total, count) in zip(variants, batched):
         full = lm.tokenizer(lm.bos + prefix + " " + question, add_special_tokens=False, return_tensors="pt").input_ids
         start = lm.tokenizer(lm.bos + prefix, add_special_tokens=False, return_tensors="pt").input_ids.shape[1]
@@ -66,7 +66,7 @@ def test_the_default_model_scores_questions_and_gates_qads(tmp_path: Path, monke
     assert batched[2][0] < batched[0][0] - 10  # a garbled question is far less likely
 
     # the rule on real questions: the pre-pass scores them, perturbing then needs no model call
-    lm_recipe = get_recipe("qads-lm")
+    lm_recipe = get_recipe("qads-lm@2.0")
     lm_recipe.prepare([TextToPerturb(q, PASSAGE) for q in QUESTIONS.values()])
     scored = table.computed
     out = {k: lm_recipe.perturb(q, seed=13, key=k, wsd_context=PASSAGE) for k, q in QUESTIONS.items()}
