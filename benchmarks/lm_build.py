@@ -1,9 +1,11 @@
-"""Cost and coverage of the opt-in language-model recipe `qads-lm@2.0` against `qads@2.0`, on the shared
-SQuAD questions, with the whole `robustqa build-dataset` command timed from outside (process start, model
-loading and file writing included). `qads-lm` runs twice on one cache folder: *cold* (empty: the model
-scores every candidate, the lexicon tables are derived) and *warm* (the folder the cold run filled: every
-score comes from the table on disk, as when rebuilding with another threshold); `qads@2.0` then runs on
-the warm folder. Only the files' summaries are read (the perturbed questions are not printed). The
+"""Cost and coverage of the opt-in model recipes `qads-lm@2.1` (meaning rule, then language model) and
+`qads-lm@2.0` (language model) against `qads@2.0`, on the shared SQuAD questions, with the whole
+`robustqa build-dataset` command timed from outside (process start, model loading and file writing
+included). `qads-lm@2.1` runs twice on one cache folder: *cold* (empty: the models score every candidate,
+the lexicon tables are derived) and *warm* (the folder the cold run filled: every score comes from the
+tables on disk, as when rebuilding with another threshold); `qads-lm@2.0` then runs on that folder
+(*partly* warm: its language model must also read the candidates the meaning rule rejected), and
+`qads@2.0` last. Only the files' summaries are read (the perturbed questions are not printed). The
 model's threads follow torch's default unless `OMP_NUM_THREADS` is set (printed below).
 
     NLTK_DATA=../shared/nltk_data python benchmarks/lm_build.py [--input FILE]
@@ -46,25 +48,28 @@ def main() -> None:
         import torch
 
         print(f"input: {args.input.name}; OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, torch threads {torch.get_num_threads()}")
-        runs = [("qads-lm@2.0", "cold")]
-        runs.append(("qads-lm@2.0", "warm"))
-        runs.append(("qads@2.0", "warm"))
+        runs = [("qads-lm@2.1", "cold"), ("qads-lm@2.1", "warm"), ("qads-lm@2.0", "partly"), ("qads@2.0", "warm")]
         rows = []
-        scored = 0
+        scored = embedded = 0
         for recipe, state in runs:
             seconds, summary = build(args.input, out, recipe, cache)
-            if recipe.startswith("qads-lm") and state == "cold":
+            if state == "cold":
                 scored = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in cache.glob("lm-scores-*.jsonl"))
+                embedded = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in cache.glob("similarity-*.jsonl"))
             rows.append((recipe, state, seconds, summary))
         n = rows[0][3]["questions"]
-        print(f"{'recipe':12s} {'cache':5s} {'wall s':>8s} {'changed':>16s} {'lm-fit':>7s}")
+        print(f"{'recipe':12s} {'cache':6s} {'wall s':>8s} {'changed':>16s} {'meaning-fit':>12s} {'lm-fit':>7s}")
         for recipe, state, seconds, summary in rows:
             changed = summary["changed"]
-            lm = summary.get("gates", {}).get("rejected", {}).get("lm-fit", "-")
-            print(f"{recipe:12s} {state:5s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {lm!s:>7s}")
+            rejected = summary.get("gates", {}).get("rejected", {})
+            meaning, lm = rejected.get("meaning-fit", "-"), rejected.get("lm-fit", "-")
+            print(f"{recipe:12s} {state:6s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {meaning!s:>12s} {lm!s:>7s}")
         cold = rows[0][2]
-        print(f"{n} questions; the cold qads-lm run scored {scored} texts (originals and candidates): {scored / cold:.1f} texts/s over the whole command")
-        print("lm-fit counts words whose first-ranked synonym the model rejected (a word whose first synonym another rule rejected counts there)")
+        print(
+            f"{n} questions; the cold qads-lm@2.1 run had the language model score {scored} texts and the encoder embed "
+            f"{embedded} candidates: {(scored + embedded) / cold:.1f} texts/s over the whole command"
+        )
+        print("a rule's count: words whose first-ranked synonym it rejected (a word whose first synonym another rule rejected counts there)")
 
 
 if __name__ == "__main__":
