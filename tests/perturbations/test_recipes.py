@@ -20,18 +20,18 @@ from perturbations import (
 from perturbations.position_constraints import PartsOfSpeech
 from perturbations.registry import RecipeRegistry
 
-NAMES = ["both", "context", "qads", "qads-lm", "qads-loose", "qads-nouns", "qads-strict", "qads-strictest"]
+NAMES = ["both", "context", "qads", "qads-lm", "qads-lm-strict", "qads-loose", "qads-nouns", "qads-strict", "qads-strictest"]
 
 
 def test_registry_lists_every_recipe_version_sorted() -> None:
     assert [r.ident for r in list_recipes()] == [
-        "both@1.1", "both@2.0", "context@1.1", "context@2.0", "qads@1.1", "qads@2.0", "qads-lm@2.0", "qads-lm@2.1", "qads-loose@2.0",
+        "both@1.1", "both@2.0", "context@1.1", "context@2.0", "qads@1.1", "qads@2.0", "qads-lm@2.0", "qads-lm@2.1", "qads-lm-strict@2.1", "qads-loose@2.0",
         "qads-nouns@1.1", "qads-nouns@2.0", "qads-strict@2.0", "qads-strictest@2.0",
     ]
     for r in list_recipes():
         assert r.version and r.citation and r.fields <= {"question", "context"}
-    for name in NAMES:  # 2.0 is every name's default but qads-lm's (2.1, its meaning rule added)
-        assert get_recipe(name).version == ("2.1" if name == "qads-lm" else "2.0")
+    for name in NAMES:  # 2.0 is every name's default but those with the meaning rule (2.1)
+        assert get_recipe(name).version == ("2.1" if name.startswith("qads-lm") else "2.0")
 
 
 def test_fields_per_recipe() -> None:
