@@ -251,8 +251,40 @@ def make_sheet(args: argparse.Namespace) -> None:
     for tool, texts in changed_by.items():
         for qid, text in texts.items():
             items.setdefault((qid, text), []).append(tool)
+    sheet = write_review(folder, items, questions, args.seed + 1, args.parts)
+    meta = {
+        "source": HALF.name,
+        "pool_seed": args.seed,
+        "pool": len(pool),
+        "build_seed": SEED,
+        "settings": records,
+        "coverage": coverage,
+        "first_setting": first,
+        "nlpaug": not args.no_nlpaug,
+        "items": len(sheet),
+        "parts": args.parts,
+    }
+    (folder / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {len(sheet)} items in {args.parts} sheets to {folder.relative_to(REPO)}")
+
+
+def attacked_questions(path: Path) -> dict[str, str]:
+    """Question id -> attacked text of every question an adversarial.json (`robustqa attack`) holds."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        qa["id"]: qa["question"]
+        for article in document["data"]
+        for paragraph in article["paragraphs"]
+        for qa in paragraph["qas"]
+        if "original_question" in qa
+    }
+
+
+def write_review(folder: Path, items: dict[tuple[str, str], list[str]], questions: dict[str, Question], seed: int, parts: int) -> list[dict[str, Any]]:
+    """Shuffle the (question id, perturbed text) items, write RULES, the sheets (one per reviewer) and the
+    key; return the sheet rows."""
     order = sorted(items)
-    random.Random(args.seed + 1).shuffle(order)
+    random.Random(seed).shuffle(order)
     sheet, key = [], []
     for n, (qid, text) in enumerate(order, start=1):
         q = questions[qid]
@@ -270,21 +302,44 @@ def make_sheet(args: argparse.Namespace) -> None:
         key.append({"item": item, "id": qid, "tools": items[(qid, text)]})
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "RULES.md").write_text(RULES, encoding="utf-8")
-    size = math.ceil(len(sheet) / args.parts)
-    for part in range(args.parts):
+    size = math.ceil(len(sheet) / parts)
+    for part in range(parts):
         write_jsonl(folder / f"sheet-{part + 1}.jsonl", sheet[part * size : (part + 1) * size])
     write_jsonl(folder / "key.jsonl", key)
+    return sheet
+
+
+def make_attack_sheet(args: argparse.Namespace) -> None:
+    """A blind sheet of the questions attacks flipped (every question of each adversarial.json), judged like
+    any other review: the attack is a tool like a recipe, and what it wrote must still ask the same thing."""
+    folder = REVIEWS / args.name
+    if folder.exists() and any(folder.iterdir()):
+        raise SystemExit(f"{folder} exists: a review is never redrawn in place; choose another --name")
+    questions = load_questions(HALF)
+    items: dict[tuple[str, str], list[str]] = {}
+    settings: dict[str, Any] = {}
+    for spec in args.attack:
+        label, _, path = spec.partition("=")
+        attacked = attacked_questions(Path(path))
+        settings[label] = {"recipe": label, "overrides": {}, "signature": ""}
+        record = json.loads((Path(path).parent / "attack.json").read_text(encoding="utf-8"))
+        settings[label]["signature"] = record["signature"]
+        for qid, text in attacked.items():
+            items.setdefault((qid, text), []).append(label)
+        print(f"{label}: {len(attacked)} attacked questions ({record['signature']})")
+    sheet = write_review(folder, items, questions, args.seed, args.parts)
     meta = {
-        "source": HALF.name,
-        "pool_seed": args.seed,
-        "pool": len(pool),
-        "build_seed": SEED,
-        "settings": records,
-        "coverage": coverage,
-        "first_setting": first,
-        "nlpaug": not args.no_nlpaug,
+        "description": args.description,
+        "settings": settings,
+        "coverage": {label: None for label in settings},
+        "first_setting": next(iter(settings)),
+        "nlpaug": False,
         "items": len(sheet),
         "parts": args.parts,
+        "pool": len(sheet),
+        "source": "adversarial.json of each attack",
+        "pool_seed": args.seed,
+        "build_seed": SEED,
     }
     (folder / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {len(sheet)} items in {args.parts} sheets to {folder.relative_to(REPO)}")
@@ -386,11 +441,20 @@ def main() -> None:
     s.add_argument("--no-nlpaug", action="store_true")
     s.add_argument("--pool-only", action="store_true", help="build the settings after the first on the pool's questions only (no coverage)")
     s.add_argument("--first-on", type=int, default=None, metavar="K", help="build the first setting on the first K shuffled ids only (no coverage)")
+    a = sub.add_parser("attack-sheet", help="a blind sheet of the questions attacks flipped")
+    a.add_argument("--name", required=True)
+    a.add_argument("--attack", action="append", required=True, metavar="LABEL=ADVERSARIAL_JSON", help="an attack's adversarial.json (attack.json beside it)")
+    a.add_argument("--description", required=True, help="what the review holds (recorded with its figures)")
+    a.add_argument("--seed", type=int, default=2028)
+    a.add_argument("--parts", type=int, default=1)
     c = sub.add_parser("score", help="join judgments and key of every review (or one); print and record the figures")
     c.add_argument("--name", help="only this review (the section then holds only it)")
     args = ap.parse_args()
     if args.command == "sheet":
         make_sheet(args)
+        return
+    if args.command == "attack-sheet":
+        make_attack_sheet(args)
         return
     with recorded(__file__):
         score(args)
