@@ -323,7 +323,7 @@ def make_attack_sheet(args: argparse.Namespace) -> None:
         attacked = attacked_questions(Path(path))
         settings[label] = {"recipe": label, "overrides": {}, "signature": ""}
         record = json.loads((Path(path).parent / "attack.json").read_text(encoding="utf-8"))
-        settings[label]["signature"] = record["signature"]
+        settings[label]["signature"] = record["signature"].replace(str(SHARED.resolve()), "../shared")  # no machine's path in the record
         for qid, text in attacked.items():
             items.setdefault((qid, text), []).append(label)
         print(f"{label}: {len(attacked)} attacked questions ({record['signature']})")
