@@ -54,6 +54,13 @@ FIGURE = REPO / "docs" / "figures" / "attack_success_vs_budget.png"
 CURVE_POINTS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200)
 
 
+def times(attack: int, static: int) -> str:
+    """The attack's flips as a multiple of the static flips; no multiple when the static recipe flips none."""
+    if static:
+        return f"{attack / static:.2f}x"
+    return "no ratio (the static recipe flips none)" if attack == 0 else f"{attack} against none"
+
+
 def robustqa(*args: str) -> str:
     done = subprocess.run([*robustqa_command(), *args], capture_output=True, text=True)
     if done.returncode != 0:
@@ -134,8 +141,7 @@ def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
     print(f"  static variant (eval, right -> wrong):      {len(static_flips)} questions ({static_back} wrong -> right)")
     print(f"  attack, budget {record['settings']['budget']} (attack.json, succeeded): {len(claimed)} questions "
           f"of {attempted} right on clean: {record['success_rate']:.1f}% [95% Wilson CI {low:.1f}, {high:.1f}]")
-    ratio = f"{len(claimed) / len(static_flips):.2f}x" if static_flips else "inf"
-    print(f"  attack / static: {ratio} (target >= 3x)")
+    print(f"  attack / static: {times(len(claimed), len(static_flips))} (target >= 3x)")
     same = confirmed == claimed and confirmed_back == 0
     print(f"  eval on adversarial.json, right -> wrong:   {len(confirmed)} questions ({confirmed_back} wrong -> right); "
           f"the same questions attack.json claims: {'yes' if same else 'NO'}")
@@ -146,7 +152,7 @@ def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
     print(f"  not attacked: {len(record['not_attacked']['wrong-on-clean'])} wrong on clean, {len(record['not_attacked']['right-by-a-hair'])} right by "
           f"less than the flip margin")
     print(f"  ceiling: of the {attempted} questions right on clean, {no_edit} have no word {recipe} may change (unpenalised), so at most "
-          f"{attempted - no_edit} can flip under any search ({(attempted - no_edit) / max(1, len(static_flips)):.2f}x the static flips); "
+          f"{attempted - no_edit} can flip under any search ({times(attempted - no_edit, len(static_flips))} the static flips); "
           f"searches without a flip ended: {record['stops']}")
     print(f"  of the attack's flips, {len(claimed & static_flips)} are also static flips, {len(claimed - static_flips)} are new; "
           f"static flips the attack does not claim: {len(static_flips - claimed)}")
@@ -161,7 +167,7 @@ def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
         robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(other), "--limit", n, "--recipe", recipe, extra, "--quiet")
         wide = json.loads((other / "attack.json").read_text())
         flips = {q["id"] for q in wide["questions_detail"] if q["status"] == "succeeded"}
-        ratio = f"{len(flips) / len(static_flips):.2f}x" if static_flips else "inf"
+        ratio = times(len(flips), len(static_flips))
         print(f"  attack with {extra} ({label}): {len(flips)} flipped of {wide['attempted']} ({wide['no_valid_edit']} with no valid edit); "
               f"{ratio} the static flips; {len(static_flips - flips)} static flips not among them")
     return {"recipe": recipe, "record": record, "static": len(static_flips), "static_file": static_file, "attack_dir": attack_dir}
@@ -203,7 +209,7 @@ def main() -> None:
         robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(main_run["static_file"]), "--output-dir", str(work / "static-all"), "--quiet")
         static_all, _ = right_to_wrong(work / "static-all")
         low, high = full["success_rate_ci"]
-        ratio = f"{full['succeeded'] / len(static_all):.2f}x" if static_all else "inf"
+        ratio = times(full["succeeded"], len(static_all))
         print()
         print(f"all {full['questions']} held-out questions, {recipe}: attack {full['succeeded']} flipped of {full['attempted']} right on clean "
               f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); static {len(static_all)}; "

@@ -3,7 +3,8 @@
 `robustqa build-dataset` command timed from outside (process start, model loading and file writing
 included). `qads-lm@2.1` runs twice on one cache folder: *cold* (empty: the models score every candidate,
 the lexicon tables are derived) and *warm* (the folder the cold run filled: every score comes from the
-tables on disk, as when rebuilding with another threshold); `qads-lm@2.0` then runs on that folder
+tables on disk, as when rebuilding with another threshold); `qads-lm-strict@2.1` then runs on that folder
+(warm: its candidates are a subset of qads-lm@2.1's), `qads-lm@2.0`
 (*partly* warm: its language model must also read the candidates the meaning rule rejected), and
 `qads@2.0` last. Only the files' summaries are read (the perturbed questions are not printed). The
 model's threads follow torch's default unless `OMP_NUM_THREADS` is set (printed below).
@@ -48,7 +49,7 @@ def main() -> None:
         import torch
 
         print(f"input: {args.input.name}; OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, torch threads {torch.get_num_threads()}")
-        runs = [("qads-lm@2.1", "cold"), ("qads-lm@2.1", "warm"), ("qads-lm@2.0", "partly"), ("qads@2.0", "warm")]
+        runs = [("qads-lm@2.1", "cold"), ("qads-lm@2.1", "warm"), ("qads-lm-strict@2.1", "warm"), ("qads-lm@2.0", "partly"), ("qads@2.0", "warm")]
         rows = []
         scored = embedded = 0
         for recipe, state in runs:
@@ -58,12 +59,12 @@ def main() -> None:
                 embedded = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in cache.glob("similarity-*.jsonl"))
             rows.append((recipe, state, seconds, summary))
         n = rows[0][3]["questions"]
-        print(f"{'recipe':12s} {'cache':6s} {'wall s':>8s} {'changed':>16s} {'meaning-fit':>12s} {'lm-fit':>7s}")
+        print(f"{'recipe':18s} {'cache':6s} {'wall s':>8s} {'changed':>16s} {'meaning-fit':>12s} {'lm-fit':>7s}")
         for recipe, state, seconds, summary in rows:
             changed = summary["changed"]
             rejected = summary.get("gates", {}).get("rejected", {})
             meaning, lm = rejected.get("meaning-fit", "-"), rejected.get("lm-fit", "-")
-            print(f"{recipe:12s} {state:6s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {meaning!s:>12s} {lm!s:>7s}")
+            print(f"{recipe:18s} {state:6s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {meaning!s:>12s} {lm!s:>7s}")
         cold = rows[0][2]
         print(
             f"{n} questions; the cold qads-lm@2.1 run had the language model score {scored} texts and the encoder embed "
