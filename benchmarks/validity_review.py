@@ -318,6 +318,15 @@ def make_attack_sheet(args: argparse.Namespace) -> None:
     questions = load_questions(HALF)
     items: dict[tuple[str, str], list[str]] = {}
     settings: dict[str, Any] = {}
+    if args.pool:  # attack_strength.py's pool: the flips the review --after did not judge, labelled by search
+        before = REVIEWS / args.after if args.after else None
+        judged = {(k["id"], s["perturbed"]) for k, s in zip(read_jsonl(before / "key.jsonl"), read_jsonl(before / "sheet-1.jsonl"))} if before else set()
+        for row in read_jsonl(Path(args.pool)):
+            if (row["id"], row["perturbed"]) not in judged:
+                label = f"attack, {args.pool_recipe}, {row['search']}"
+                settings.setdefault(label, {"recipe": label, "overrides": {}, "signature": ""})
+                items.setdefault((row["id"], row["perturbed"]), []).append(label)
+        print(f"{Path(args.pool).name}: {len(items)} flipped questions not judged before")
     for spec in args.attack:
         label, _, path = spec.partition("=")
         attacked = attacked_questions(Path(path))
@@ -443,7 +452,10 @@ def main() -> None:
     s.add_argument("--first-on", type=int, default=None, metavar="K", help="build the first setting on the first K shuffled ids only (no coverage)")
     a = sub.add_parser("attack-sheet", help="a blind sheet of the questions attacks flipped")
     a.add_argument("--name", required=True)
-    a.add_argument("--attack", action="append", required=True, metavar="LABEL=ADVERSARIAL_JSON", help="an attack's adversarial.json (attack.json beside it)")
+    a.add_argument("--attack", action="append", default=[], metavar="LABEL=ADVERSARIAL_JSON", help="an attack's adversarial.json (attack.json beside it)")
+    a.add_argument("--pool", help="attack_strength.py's pool file (benchmarks/validity/attack-pool.jsonl): its questions not judged before")
+    a.add_argument("--pool-recipe", default="qads@2.0", help="the recipe the pool's attacks searched")
+    a.add_argument("--after", help="the earlier review (one sheet) of part of the pool: its items are left out")
     a.add_argument("--description", required=True, help="what the review holds (recorded with its figures)")
     a.add_argument("--seed", type=int, default=2028)
     a.add_argument("--parts", type=int, default=1)
