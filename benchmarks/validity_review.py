@@ -414,7 +414,7 @@ def review_table(name: str) -> str | None:
         else:
             setting = meta["settings"][tool]
             extra = ",".join(f"{k}={v}" for k, v in setting["overrides"].items())
-            label = f"{tool}: {setting['recipe']}" + (f" {extra}" if extra else "")
+            label = (tool if setting["recipe"] == tool else f"{tool}: {setting['recipe']}") + (f" {extra}" if extra else "")
         lines.append(_row(label, judged, meta["coverage"].get(tool)))
     intro = meta.get("description") or (
             f"Review `{name}`: {meta['items']} items from a random pool of {meta['pool']} questions of "
