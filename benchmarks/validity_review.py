@@ -202,6 +202,19 @@ def earlier_review_ids() -> set[str]:
     return ids
 
 
+def earlier_judgments() -> dict[tuple[str, str], tuple[str, str, dict[str, Any]]]:
+    """(question id, perturbed text) -> (review, item, judgment) of every item judged in a review here (the
+    first review in name order that judged it): an item judged blind once is not judged again."""
+    found: dict[tuple[str, str], tuple[str, str, dict[str, Any]]] = {}
+    for folder in sorted(p for p in REVIEWS.iterdir() if (p / "key.jsonl").exists()) if REVIEWS.exists() else ():
+        sheet = {row["item"]: row for path in folder.glob("sheet-*.jsonl") for row in read_jsonl(path)}
+        judged = {row["item"]: row for path in folder.glob("judgments-*.jsonl") for row in read_jsonl(path)}
+        for row in read_jsonl(folder / "key.jsonl"):
+            if row["item"] in judged:
+                found.setdefault((row["id"], sheet[row["item"]]["perturbed"]), (folder.name, row["item"], judged[row["item"]]))
+    return found
+
+
 def make_sheet(args: argparse.Namespace) -> None:
     folder = REVIEWS / args.name
     if folder.exists() and any(folder.iterdir()):
@@ -336,7 +349,20 @@ def make_attack_sheet(args: argparse.Namespace) -> None:
         for qid, text in attacked.items():
             items.setdefault((qid, text), []).append(label)
         print(f"{label}: {len(attacked)} attacked questions ({record['signature']})")
-    sheet = write_review(folder, items, questions, args.seed, args.parts)
+    reused = []
+    if args.reuse:
+        earlier = earlier_judgments()
+        for pair in [p for p in items if p in earlier]:
+            review, item, judgment = earlier[pair]
+            reused.append({"id": pair[0], "perturbed": pair[1], "tools": items.pop(pair), "review": review, "item": item,
+                           **{k: judgment[k] for k in ("same_meaning", "fluency", "note")}})
+        print(f"{len(reused)} of them judged blind in an earlier review: their judgments are reused (reused.jsonl)")
+    sheet = write_review(folder, items, questions, args.seed, args.parts) if items else []
+    if reused:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_jsonl(folder / "reused.jsonl", reused)
+        if not items:
+            write_jsonl(folder / "key.jsonl", [])
     meta = {
         "description": args.description,
         "settings": settings,
@@ -401,6 +427,7 @@ def review_table(name: str) -> str | None:
             if row["item"] in judgments:
                 raise SystemExit(f"{path.name}: item {row['item']} judged twice")
             judgments[row["item"]] = row
+    reused = read_jsonl(folder / "reused.jsonl") if (folder / "reused.jsonl").exists() else []
     missing = sorted(set(key) - set(judgments))
     if missing:
         print(f"{name}: {len(missing)} of {len(key)} items not judged yet (first: {missing[0]}); left out")
@@ -408,7 +435,7 @@ def review_table(name: str) -> str | None:
     tools = list(meta["settings"]) + ([NLPAUG] if meta["nlpaug"] else [])
     lines = []
     for tool in tools:
-        judged = [judgments[item] for item, k in key.items() if tool in k["tools"]]
+        judged = [judgments[item] for item, k in key.items() if tool in k["tools"]] + [r for r in reused if tool in r["tools"]]
         if tool == NLPAUG:
             label = tool
         else:
@@ -456,6 +483,7 @@ def main() -> None:
     a.add_argument("--pool", help="attack_strength.py's pool file (benchmarks/validity/attack-pool.jsonl): its questions not judged before")
     a.add_argument("--pool-recipe", default="qads@2.0", help="the recipe the pool's attacks searched")
     a.add_argument("--after", help="the earlier review (one sheet) of part of the pool: its items are left out")
+    a.add_argument("--reuse", action="store_true", help="items judged in an earlier review keep that judgment (not put on the sheet)")
     a.add_argument("--description", required=True, help="what the review holds (recorded with its figures)")
     a.add_argument("--seed", type=int, default=2028)
     a.add_argument("--parts", type=int, default=1)
