@@ -202,16 +202,21 @@ def earlier_review_ids() -> set[str]:
     return ids
 
 
+def judged_items(folder: Path) -> dict[tuple[str, str], tuple[str, dict[str, Any] | None]]:
+    """(question id, perturbed text) -> (item, its judgment, None while not judged) of one review folder."""
+    sheet = {row["item"]: row for path in folder.glob("sheet-*.jsonl") for row in read_jsonl(path)}
+    judged = {row["item"]: row for path in folder.glob("judgments-*.jsonl") for row in read_jsonl(path)}
+    return {(row["id"], sheet[row["item"]]["perturbed"]): (row["item"], judged.get(row["item"])) for row in read_jsonl(folder / "key.jsonl")}
+
+
 def earlier_judgments() -> dict[tuple[str, str], tuple[str, str, dict[str, Any]]]:
     """(question id, perturbed text) -> (review, item, judgment) of every item judged in a review here (the
     first review in name order that judged it): an item judged blind once is not judged again."""
     found: dict[tuple[str, str], tuple[str, str, dict[str, Any]]] = {}
     for folder in sorted(p for p in REVIEWS.iterdir() if (p / "key.jsonl").exists()) if REVIEWS.exists() else ():
-        sheet = {row["item"]: row for path in folder.glob("sheet-*.jsonl") for row in read_jsonl(path)}
-        judged = {row["item"]: row for path in folder.glob("judgments-*.jsonl") for row in read_jsonl(path)}
-        for row in read_jsonl(folder / "key.jsonl"):
-            if row["item"] in judged:
-                found.setdefault((row["id"], sheet[row["item"]]["perturbed"]), (folder.name, row["item"], judged[row["item"]]))
+        for pair, (item, judgment) in judged_items(folder).items():
+            if judgment is not None:
+                found.setdefault(pair, (folder.name, item, judgment))
     return found
 
 
@@ -332,8 +337,7 @@ def make_attack_sheet(args: argparse.Namespace) -> None:
     items: dict[tuple[str, str], list[str]] = {}
     settings: dict[str, Any] = {}
     if args.pool:  # attack_strength.py's pool: the flips the review --after did not judge, labelled by search
-        before = REVIEWS / args.after if args.after else None
-        judged = {(k["id"], s["perturbed"]) for k, s in zip(read_jsonl(before / "key.jsonl"), read_jsonl(before / "sheet-1.jsonl"))} if before else set()
+        judged = judged_items(REVIEWS / args.after) if args.after else {}
         for row in read_jsonl(Path(args.pool)):
             if (row["id"], row["perturbed"]) not in judged:
                 label = f"attack, {args.pool_recipe}, {row['search']}"
@@ -343,9 +347,9 @@ def make_attack_sheet(args: argparse.Namespace) -> None:
     for spec in args.attack:
         label, _, path = spec.partition("=")
         attacked = attacked_questions(Path(path))
-        settings[label] = {"recipe": label, "overrides": {}, "signature": ""}
         record = json.loads((Path(path).parent / "attack.json").read_text(encoding="utf-8"))
-        settings[label]["signature"] = record["signature"].replace(str(SHARED.resolve()), "../shared")  # no machine's path in the record
+        signature = record["signature"].replace(str(SHARED.resolve()), "../shared")  # no machine's path in the record
+        settings[label] = {"recipe": label, "overrides": {}, "signature": signature}
         for qid, text in attacked.items():
             items.setdefault((qid, text), []).append(label)
         print(f"{label}: {len(attacked)} attacked questions ({record['signature']})")
@@ -482,7 +486,7 @@ def main() -> None:
     a.add_argument("--attack", action="append", default=[], metavar="LABEL=ADVERSARIAL_JSON", help="an attack's adversarial.json (attack.json beside it)")
     a.add_argument("--pool", help="attack_strength.py's pool file (benchmarks/validity/attack-pool.jsonl): its questions not judged before")
     a.add_argument("--pool-recipe", default="qads@2.0", help="the recipe the pool's attacks searched")
-    a.add_argument("--after", help="the earlier review (one sheet) of part of the pool: its items are left out")
+    a.add_argument("--after", help="the earlier review of part of the pool: its items are left out")
     a.add_argument("--reuse", action="store_true", help="items judged in an earlier review keep that judgment (not put on the sheet)")
     a.add_argument("--description", required=True, help="what the review holds (recorded with its figures)")
     a.add_argument("--seed", type=int, default=2028)

@@ -55,10 +55,16 @@ def resolve(spec: str) -> ModelSource:
         if ggufs:
             stat = ggufs[0].stat()
             return ModelSource(spec, str(folder), ggufs[0].name, f"{ggufs[0].resolve()}:{stat.st_size}:{int(stat.st_mtime)}")
-        weights = sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin"))
-        stamp = ",".join(f"{w.name}:{w.stat().st_size}:{int(w.stat().st_mtime)}" for w in weights)
-        return ModelSource(spec, str(folder), None, f"{folder.resolve()}:{stamp}")
+        return ModelSource(spec, str(folder), None, checkpoint_identity(folder))
     return ModelSource(spec, spec, None, f"hub:{spec}")
+
+
+def checkpoint_identity(folder: Path) -> str:
+    """What tells a local transformers checkpoint apart in a score cache: its path and its weight files'
+    names, sizes and times (new weights in the same folder never reuse old scores)."""
+    weights = sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin"))
+    stamp = ",".join(f"{w.name}:{w.stat().st_size}:{int(w.stat().st_mtime)}" for w in weights)
+    return f"{folder.resolve()}:{stamp}"
 
 
 def package_files(package: str, role: str, kind: str) -> tuple[list[Any], str]:

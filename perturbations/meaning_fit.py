@@ -29,7 +29,7 @@ from perturbations.errors import RecipeParameterError
 from perturbations.lm_fit import DECIMALS, candidate_variants, text_of, variant_text
 from perturbations.records import Token
 from perturbations.score_table import ScoreKind, ScoreTable, table_for
-from perturbations.sentence_encoder import DEFAULT_ENCODER, SentenceEncoder, resolve_encoder
+from perturbations.sentence_encoder import DEFAULT_ENCODER, SentenceEncoder, encoder_identity, resolve_encoder
 
 if TYPE_CHECKING:
     from perturbations.recipes import Recipe, TextToPerturb
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 SIMILARITY = ScoreKind(
     name="similarity",
     method="v1:cosine(mean-pooled last layer, original question)",
-    identity=lambda spec: resolve_encoder(spec).identity,
+    identity=encoder_identity,
     load=lambda spec: SentenceEncoder.load(resolve_encoder(spec)),
 )
 

