@@ -30,6 +30,7 @@ from perturbations.inflect import agree_article, article_before, match_case, pos
 from perturbations.language_model import DEFAULT_MODEL
 from perturbations.lm_scores import scores_for
 from perturbations.records import Token
+from perturbations.score_table import ScoreTable
 
 if TYPE_CHECKING:
     from perturbations.recipes import Recipe, TextToPerturb
@@ -137,16 +138,29 @@ class LanguageModelFit(CandidateConstraint):
 
     def prepare(self, recipe: Recipe, texts: Iterable[TextToPerturb], progress: Callable[[int], None] | None = None) -> None:
         """Score, one batch per text, every candidate this rule will be asked about when `recipe` perturbs
-        `texts` (see `candidate_variants`)."""
-        table = scores_for(self.lm_model)
-        for item in texts:
-            original, variants = candidate_variants(self, recipe, item)
-            if variants:
-                prefix = prefix_for(original, item.wsd_context or "")
-                if table.missing(prefix, [original, *variants]):
-                    table.get(prefix, [original, *variants])
-            if progress is not None:
-                progress(1)
+        `texts` (see `prepare_scores`)."""
+        prepare_scores(self, recipe, texts, progress, scores_for(self.lm_model), lambda item, original, variants: (prefix_for(original, item.wsd_context or ""), [original, *variants]))
+
+
+def prepare_scores(
+    rule: CandidateConstraint,
+    recipe: Recipe,
+    texts: Iterable[TextToPerturb],
+    progress: Callable[[int], None] | None,
+    table: ScoreTable,
+    batch: Callable[[TextToPerturb, str, list[str]], tuple[str, list[str]]],
+) -> None:
+    """A model rule's pre-pass: for each text, the (prefix, texts) `batch` makes of it, its original and its
+    candidate variants (`candidate_variants`) scored in one call unless the table has them all;
+    `progress(1)` after each text."""
+    for item in texts:
+        original, variants = candidate_variants(rule, recipe, item)
+        if variants:
+            prefix, asked = batch(item, original, variants)
+            if table.missing(prefix, asked):
+                table.get(prefix, asked)
+        if progress is not None:
+            progress(1)
 
 
 def candidate_variants(rule: CandidateConstraint, recipe: Recipe, item: TextToPerturb) -> tuple[str, list[str]]:

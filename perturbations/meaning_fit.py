@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from perturbations.components import as_float, as_str
 from perturbations.constraints import Candidate, CandidateConstraint, Stage
 from perturbations.errors import RecipeParameterError
-from perturbations.lm_fit import DECIMALS, candidate_variants, text_of, variant_text
+from perturbations.lm_fit import DECIMALS, prepare_scores, text_of, variant_text
 from perturbations.records import Token
 from perturbations.score_table import ScoreKind, ScoreTable, table_for
 from perturbations.sentence_encoder import DEFAULT_ENCODER, SentenceEncoder, encoder_identity, resolve_encoder
@@ -86,11 +86,5 @@ class MeaningKept(CandidateConstraint):
 
     def prepare(self, recipe: Recipe, texts: Iterable[TextToPerturb], progress: Callable[[int], None] | None = None) -> None:
         """Embed, one batch per text, every candidate this rule will be asked about when `recipe` perturbs
-        `texts` (see `lm_fit.candidate_variants`)."""
-        table = similarities_for(self.meaning_model)
-        for item in texts:
-            original, variants = candidate_variants(self, recipe, item)
-            if variants and table.missing(original, variants):
-                table.get(original, variants)
-            if progress is not None:
-                progress(1)
+        `texts` (see `lm_fit.prepare_scores`)."""
+        prepare_scores(self, recipe, texts, progress, similarities_for(self.meaning_model), lambda item, original, variants: (original, variants))
