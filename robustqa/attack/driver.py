@@ -38,6 +38,7 @@ class AttackConfig:
     output_dir: Path
     settings: Any  # robustqa.inference.InferenceSettings (kept loose: importing this module loads no torch)
     recipe: str = DEFAULT_RECIPE
+    recipe_overrides: tuple[tuple[str, Any], ...] = ()  # parameters of the recipe changed (a model rule's model or threshold)
     budget: int = DEFAULT_BUDGET
     max_edits: int | None = None  # None: the recipe's own budget for each question
     beam: int = DEFAULT_BEAM
@@ -93,9 +94,10 @@ class AttackRun:
 ScorerFactory = Callable[[ModelSpec, Any], Scorer]
 
 
-def load_recipe(name: str) -> perturbations.Recipe:
-    """The recipe by name or name@version; only recipes that edit questions alone can be searched here."""
-    recipe = perturbations.get_recipe(name)
+def load_recipe(name: str, overrides: tuple[tuple[str, Any], ...] = ()) -> perturbations.Recipe:
+    """The recipe by name or name@version, with some parameters changed; only recipes that edit questions
+    alone can be searched here."""
+    recipe = perturbations.get_recipe(name, **dict(overrides))
     if recipe.fields != frozenset({"question"}):
         raise InputError(
             f"recipe '{recipe.ident}' edits {', '.join(sorted(recipe.fields))}; the attack searches question edits only",
@@ -106,9 +108,12 @@ def load_recipe(name: str) -> perturbations.Recipe:
 
 def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: ModelSpec, fingerprint: str, data_sha: str, settings_fields: dict[str, Any]) -> Signature:
     """Recipe, target model with its fingerprint, input hash, the search's limits, seed, answer-changing
-    settings, WordNet version; robustqa's version last."""
+    settings, WordNet version; robustqa's version last. Parameters changed from the recipe's own follow its
+    name, as the build signature gives them, so two attacks on differently configured recipes never share one."""
+    changed = perturbations.get_recipe(recipe.ident).signature_fields()
     fields: dict[str, Any] = {
         "attack": recipe.ident,
+        **{key: value for key, value in recipe.signature_fields().items() if key != "recipe" and changed.get(key) != value},
         "target": f"{spec.model_id}@{fingerprint}",
         "input": data_sha,
         "limit": config.limit,
@@ -147,7 +152,7 @@ def check_config(config: AttackConfig) -> None:
 def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactory | None = None) -> AttackRun | None:
     """Attack `model` on the questions of `config.input_file`; the run on the main process, None on the others."""
     check_config(config)
-    recipe = load_recipe(config.recipe)
+    recipe = load_recipe(config.recipe, config.recipe_overrides)
     spec = resolve_model(model, trust_remote_code=config.trust_remote_code)
     dataset = load_squad(config.input_file)
     check_unique_ids(dataset)

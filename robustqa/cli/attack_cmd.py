@@ -8,6 +8,7 @@ import click
 
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
+from robustqa.cli.build_cmds import model_rule_options
 
 
 @click.command("attack")
@@ -29,6 +30,7 @@ from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 @click.option("--null-threshold", default=0.0, show_default=True, type=float, help='Answer "" when null score − best span score exceeds this.')
 @click.option("--trust-remote-code", is_flag=True, help="Allow a hub model to run its own code (only for models you trust).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@model_rule_options
 def attack(
     model: str,
     input_file: Path,
@@ -48,6 +50,7 @@ def attack(
     null_threshold: float,
     trust_remote_code: bool,
     quiet: bool,
+    **model_rules: str | float | None,
 ) -> None:
     """Find, for each question MODEL gets right, a valid synonym variant it gets wrong (within --budget queries)."""
     from robustqa import distributed
@@ -59,7 +62,8 @@ def attack(
         max_seq_length=max_seq_length, doc_stride=doc_stride, batch_size=batch_size, device=device, precision=precision, null_threshold=null_threshold,
     )
     config = AttackConfig(
-        input_file=input_file, output_dir=output_dir, settings=settings, recipe=recipe_name, budget=budget, max_edits=max_edits, beam=beam,
+        input_file=input_file, output_dir=output_dir, settings=settings, recipe=recipe_name,
+        recipe_overrides=tuple((key, value) for key, value in model_rules.items() if value is not None), budget=budget, max_edits=max_edits, beam=beam,
         include_penalised=include_penalised, limit=limit, seed=seed, trust_remote_code=trust_remote_code, progress=not quiet,
     )
     try:

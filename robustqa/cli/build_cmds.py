@@ -30,7 +30,7 @@ _MEANING_THRESHOLD_HELP = "for a recipe with a meaning rule: the lowest cosine s
 
 
 def model_rule_options(command: Callable[..., None]) -> Callable[..., None]:
-    """The options of the opt-in model rules (language model, meaning), shared by build-dataset and perturb."""
+    """The options of the opt-in model rules (language model, meaning), shared by build-dataset, perturb and attack."""
     for option in reversed((
         click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP),
         click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP),

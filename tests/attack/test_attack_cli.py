@@ -51,3 +51,12 @@ def test_the_summary_lines() -> None:
     }
     text = attack_summary(record)
     assert "succeeded          3: 50.0% [95% CI 18.8, 81.2]" in text and "4 wrong on clean" in text and "10.0 queries/s" in text
+
+
+def test_a_model_rule_option_the_recipe_cannot_take(attack_input: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(out), "--recipe", "qads@2.0", "--meaning-threshold", "0.9")
+    assert result.exit_code == 2 and "recipe 'qads' has no parameter 'meaning_threshold'" in result.output
+    result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(out), "--recipe", "qads-lm@2.1", "--meaning-threshold", "2")
+    assert result.exit_code == 2 and "meaning_threshold is a cosine similarity between -1 and 1, not 2.0" in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1 and not out.exists()

