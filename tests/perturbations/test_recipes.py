@@ -25,13 +25,14 @@ NAMES = ["both", "context", "qads", "qads-lm", "qads-lm-strict", "qads-loose", "
 
 def test_registry_lists_every_recipe_version_sorted() -> None:
     assert [r.ident for r in list_recipes()] == [
-        "both@1.1", "both@2.0", "context@1.1", "context@2.0", "qads@1.1", "qads@2.0", "qads-lm@2.0", "qads-lm@2.1", "qads-lm-strict@2.1", "qads-loose@2.0",
+        "both@1.1", "both@2.0", "context@1.1", "context@2.0", "qads@1.1", "qads@2.0", "qads-lm@2.0", "qads-lm@2.1", "qads-lm@2.2", "qads-lm-strict@2.1", "qads-loose@2.0",
         "qads-nouns@1.1", "qads-nouns@2.0", "qads-strict@2.0", "qads-strictest@2.0",
     ]
     for r in list_recipes():
         assert r.version and r.citation and r.fields <= {"question", "context"}
-    for name in NAMES:  # 2.0 is every name's default but those with the meaning rule (2.1)
-        assert get_recipe(name).version == ("2.1" if name.startswith("qads-lm") else "2.0")
+    defaults = {"qads-lm": "2.2", "qads-lm-strict": "2.1"}  # 2.0 is every other name's default
+    for name in NAMES:
+        assert get_recipe(name).version == defaults.get(name, "2.0")
 
 
 def test_fields_per_recipe() -> None:
