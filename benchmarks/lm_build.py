@@ -1,11 +1,12 @@
-"""Cost and coverage of the opt-in model recipes `qads-lm@2.1` (meaning rule, then language model) and
-`qads-lm@2.0` (language model) against `qads@2.0`, on the shared SQuAD questions, with the whole
-`robustqa build-dataset` command timed from outside (process start, model loading and file writing
-included). `qads-lm@2.1` runs twice on one cache folder: *cold* (empty: the models score every candidate,
-the lexicon tables are derived) and *warm* (the folder the cold run filled: every score comes from the
-tables on disk, as when rebuilding with another threshold); `qads-lm-strict@2.1` then runs on that folder
-(warm: its candidates are a subset of qads-lm@2.1's), `qads-lm@2.0`
-(*partly* warm: its language model must also read the candidates the meaning rule rejected), and
+"""Cost and coverage of the opt-in model recipes `qads-lm@2.2` and `qads-lm@2.1` (meaning rule at 0.96 and
+0.92, then language model) and `qads-lm@2.0` (language model) against `qads@2.0`, on the shared SQuAD
+questions, with the whole `robustqa build-dataset` command timed from outside (process start, model loading
+and file writing included). `qads-lm@2.2` runs twice on one cache folder: *cold* (empty: the models score
+every candidate, the lexicon tables are derived) and *warm* (the folder the cold run filled: every score
+comes from the tables on disk, as when rebuilding with the same models); then on that folder
+`qads-lm@2.1` (*partly* warm: its language model must also read the candidates between the two meaning
+thresholds), `qads-lm-strict@2.1` (warm: its candidates are a subset of qads-lm@2.1's), `qads-lm@2.0`
+(partly warm: its language model must also read the candidates the meaning rule rejected), and
 `qads@2.0` last. Only the files' summaries are read (the perturbed questions are not printed). The
 model's threads follow torch's default unless `OMP_NUM_THREADS` is set (printed below).
 
@@ -49,7 +50,10 @@ def main() -> None:
         import torch
 
         print(f"input: {args.input.name}; OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, torch threads {torch.get_num_threads()}")
-        runs = [("qads-lm@2.1", "cold"), ("qads-lm@2.1", "warm"), ("qads-lm-strict@2.1", "warm"), ("qads-lm@2.0", "partly"), ("qads@2.0", "warm")]
+        runs = [
+            ("qads-lm@2.2", "cold"), ("qads-lm@2.2", "warm"), ("qads-lm@2.1", "partly"), ("qads-lm-strict@2.1", "warm"),
+            ("qads-lm@2.0", "partly"), ("qads@2.0", "warm"),
+        ]
         rows = []
         scored = embedded = 0
         for recipe, state in runs:
@@ -67,7 +71,7 @@ def main() -> None:
             print(f"{recipe:18s} {state:6s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {meaning!s:>12s} {lm!s:>7s}")
         cold = rows[0][2]
         print(
-            f"{n} questions; the cold qads-lm@2.1 run had the language model score {scored} texts and the encoder embed "
+            f"{n} questions; the cold {rows[0][0]} run had the language model score {scored} texts and the encoder embed "
             f"{embedded} candidates: {(scored + embedded) / cold:.1f} texts/s over the whole command"
         )
         print("a rule's count: words whose first-ranked synonym it rejected (a word whose first synonym another rule rejected counts there)")
