@@ -22,9 +22,10 @@ command a user would run, in a fresh process:
    allowed up to 3 words, then of the attack with the edits the recipe's soft rules penalise; each item's
    `search` says which (keep that column from the judges).
 
-Steps 1-4 run for the default recipe (with two wider attacks beside it: edits the recipe's soft rules
-penalise included, and up to 3 words) and, for comparison, for the recipes given by `--compare` (default
-qads@1.1, whose larger space has more to search); steps 5-6 for the default recipe only.
+Steps 1-4 run for the default recipe and, for comparison, for the recipes given by `--compare` (default
+qads@1.1, whose larger space has more to search, and qads-lm@2.2, whose space the blind reviews found
+valid), each with three wider attacks beside it (edits the recipe's soft rules penalise included, up to
+3 words, both); steps 5-6 for the default recipe only.
 
     python benchmarks/attack_strength.py [--limit 200] [--recipe NAME] [--compare RECIPE ...] [--pool 50]
 """
@@ -52,6 +53,12 @@ HALF = SHARED / "squad" / "squad2-dev-half.json"
 POOL = REPO / "benchmarks" / "validity" / "attack-pool.jsonl"
 FIGURE = REPO / "docs" / "figures" / "attack_success_vs_budget.png"
 CURVE_POINTS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200)
+# the wider attacks beside each recipe's default one (extra arguments, what they allow)
+WIDER = (
+    (("--include-penalised",), "edits a soft rule penalises included"),
+    (("--max-edits=3",), "up to 3 words"),
+    (("--include-penalised", "--max-edits=3"), "both"),
+)
 
 
 def times(attack: int, static: int) -> str:
@@ -121,7 +128,7 @@ def trained_on_file(work: Path) -> Path:
 
 def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
     """Steps 1-4 for one recipe on the first `n` questions; prints them and returns what the figure needs.
-    `wider`: also the attack with penalised edits included, and with up to 3 words."""
+    `wider`: also the attacks of `WIDER` (penalised edits included, up to 3 words, both)."""
     static_file = work / "static.json"
     robustqa("build-dataset", "--input", str(DATA), "--output", str(static_file), "--recipe", recipe)
     robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(static_file), "--limit", n, "--output-dir", str(work / "static"), "--quiet")
@@ -159,16 +166,14 @@ def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
     curve = {p["budget"]: p["succeeded"] for p in record["curve"]}
     points = [b for b in CURVE_POINTS if b in curve]
     print("  success within a budget of b queries (b: flipped): " + ", ".join(f"{b}: {curve[b]}" for b in points))
-    for extra, label in (("--include-penalised", "edits a soft rule penalises included"), ("--max-edits=3", "up to 3 words")):
-        if not wider:
-            break
-        other = work / f"attack{extra}"
+    for extra, label in WIDER if wider else ():
+        other = work / f"attack{''.join(extra)}"
         shutil.copytree(attack_dir / "cache", other / "cache")  # answers already paid for are reused
-        robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(other), "--limit", n, "--recipe", recipe, extra, "--quiet")
+        robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(other), "--limit", n, "--recipe", recipe, *extra, "--quiet")
         wide = json.loads((other / "attack.json").read_text())
         flips = {q["id"] for q in wide["questions_detail"] if q["status"] == "succeeded"}
         ratio = times(len(flips), len(static_flips))
-        print(f"  attack with {extra} ({label}): {len(flips)} flipped of {wide['attempted']} ({wide['no_valid_edit']} with no valid edit); "
+        print(f"  attack with {' '.join(extra)} ({label}): {len(flips)} flipped of {wide['attempted']} ({wide['no_valid_edit']} with no valid edit); "
               f"{ratio} the static flips; {len(static_flips - flips)} static flips not among them")
     return {"recipe": recipe, "record": record, "static": len(static_flips), "static_file": static_file, "attack_dir": attack_dir}
 
@@ -177,7 +182,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=200)
     parser.add_argument("--recipe", default=None, help="recipe (default: robustqa's default recipe)")
-    parser.add_argument("--compare", nargs="*", default=["qads@1.1"], help="other recipes for steps 1-4")
+    parser.add_argument("--compare", nargs="*", default=["qads@1.1", "qads-lm@2.2"], help="other recipes for steps 1-4")
     parser.add_argument("--pool", type=int, default=50, help="flipped questions for the blind review")
     args = parser.parse_args()
 
@@ -193,7 +198,7 @@ def main() -> None:
         results = []
         for index, name in enumerate([recipe, *args.compare]):
             (work / str(index)).mkdir()
-            results.append(compare(name, n, work / str(index), wider=index == 0))
+            results.append(compare(name, n, work / str(index), wider=True))
         curves = [{"label": f"attack, {r['recipe']}", "attempted": r["record"]["attempted"], "curve": r["record"]["curve"]} for r in results]
         references = [{"label": f"static {r['recipe']} variant ({r['static']}/{r['record']['attempted']})",
                        "rate": 100.0 * r["static"] / max(1, r["record"]["attempted"]), "curve": i} for i, r in enumerate(results)]
