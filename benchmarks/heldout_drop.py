@@ -1,7 +1,7 @@
 """The shared model's drop on the held-out questions under each qads version: how much of a measured drop
-the validity gates take away.
+the validity gates take away, and how much the model rules of the opt-in qads-lm@2.2 do.
 
-Builds `qads@1.1` and `qads@2.0` on the held-out SQuAD 2.0 questions and evaluates the shared MiniLM model
+Builds `qads@1.1`, `qads@2.0` and `qads-lm@2.2` on the held-out SQuAD 2.0 questions and evaluates the shared MiniLM model
 on each with `robustqa eval`, as a user would (console script, default settings). The headline is the F1
 drop on changed answerable questions with its paired bootstrap interval (a model that abstains more often
 gains on unanswerable questions, so the answerable column is the one that measures lost answers). Run
@@ -27,7 +27,7 @@ os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 MODEL = SHARED / "models" / "minilm-squad2-mini"
-RECIPES = ("qads@1.1", "qads@2.0")
+RECIPES = ("qads@1.1", "qads@2.0", "qads-lm@2.2")
 
 
 def run(work: Path, recipe: str, clean_cache_from: Path | None) -> dict:
@@ -57,7 +57,7 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     with recorded(__file__):
         print(f"{MODEL.name} on {HELDOUT.name}; official SQuAD 2.0 EM/F1; changed: questions the recipe edited")
-        print(f"{'recipe':<10} {'clean F1':>8} {'changed':>14} {'ΔF1 changed':>24} {'ΔF1 changed answerable [95% CI]':>34} {'flips R→W / W→R':>16}")
+        print(f"{'recipe':<12} {'clean F1':>8} {'changed':>14} {'ΔF1 changed':>24} {'ΔF1 changed answerable [95% CI]':>34} {'flips R→W / W→R':>16}")
         first_run: Path | None = None
         for recipe in RECIPES:
             report = run(args.work, recipe, first_run)
@@ -65,7 +65,7 @@ def main() -> None:
             entry = report["models"][0]
             changed, coverage, flips = entry["drop"]["changed"], entry["coverage"], entry["flips"]
             print(
-                f"{recipe:<10} {entry['clean']['f1']:>8.2f} {coverage['changed']:>6}/{coverage['matched']} ({100 * coverage['changed_share']:.1f}%)"
+                f"{recipe:<12} {entry['clean']['f1']:>8.2f} {coverage['changed']:>6}/{coverage['matched']} ({100 * coverage['changed_share']:.1f}%)"
                 f" {interval(changed['f1'], changed['f1_ci']):>24} {interval(changed['HasAns_f1'], changed['HasAns_f1_ci']):>34}"
                 f" {flips['changed_right_to_wrong']:>7} / {flips['changed_wrong_to_right']}"
             )
