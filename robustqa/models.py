@@ -121,24 +121,38 @@ def model_slug(name: str) -> str:
 # --------------------------------------------------------------------------- loading
 
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".h5", ".msgpack")
+_SAMPLES = 16  # windows read from a large file, evenly spaced from its first byte to its last
+_WINDOW = 1 << 16  # bytes per window
+
+
+def _content_digest(path: Path) -> bytes:
+    """The file's size and its bytes: all of them for a small file, `_SAMPLES` evenly spaced windows of a
+    large one (every tensor of a fine-tuned checkpoint differs from its parent's, so windows tell weights
+    apart without reading gigabytes)."""
+    size = path.stat().st_size
+    digest = hashlib.sha256(f"{size}:".encode())
+    with path.open("rb") as handle:
+        if size <= 2 * _SAMPLES * _WINDOW:
+            digest.update(handle.read())
+        else:
+            for i in range(_SAMPLES):
+                handle.seek(i * (size - _WINDOW) // (_SAMPLES - 1))
+                digest.update(handle.read(_WINDOW))
+    return digest.digest()
 
 
 def local_fingerprint(folder: str | Path) -> str:
-    """A stable id of a local model folder: config content + tokenizer/weight file names, sizes, mtimes.
-
-    Hashing metadata, not bytes, keeps it instant for multi-GB weights; any rewrite of a file changes it.
-    """
+    """A stable id of a local model folder, from what its files hold: config, tokenizer and weight files
+    by name and content (large files sampled). The same checkpoint copied to another folder or machine has
+    the same fingerprint, so signatures and caches agree across machines; a rewritten file changes it."""
     folder = Path(folder)
     digest = hashlib.sha256()
     for path in sorted(folder.iterdir()):
         if not path.is_file():
             continue
-        stat = path.stat()
-        digest.update(path.name.encode("utf-8"))
-        if path.name == "config.json":
-            digest.update(path.read_bytes())
-        elif path.suffix in _WEIGHT_SUFFIXES or path.name.startswith("tokenizer") or path.name.startswith("vocab"):
-            digest.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
+        if path.name == "config.json" or path.suffix in _WEIGHT_SUFFIXES or path.name.startswith(("tokenizer", "vocab")):
+            digest.update(path.name.encode("utf-8"))
+            digest.update(_content_digest(path))
     return "local:" + digest.hexdigest()[:16]
 
 

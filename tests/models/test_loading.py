@@ -86,6 +86,33 @@ def test_fingerprint_changes_when_the_weights_change(tiny_models: dict[str, Path
     assert local_fingerprint(copy) != before
 
 
+def test_the_same_checkpoint_anywhere_has_the_same_fingerprint(tmp_path: Path) -> None:
+    """Content, not place or time: a copy in another folder, with other file times, is the same model (so
+    signatures from two machines agree); a changed byte of a large weight file is another model."""
+    import os
+    import random
+    import shutil
+
+    first = tmp_path / "a" / "model"
+    first.mkdir(parents=True)
+    (first / "config.json").write_text('{"model_type": "bert"}')
+    (first / "tokenizer.json").write_text('{"version": "1.0"}')
+    (first / "README.md").write_text("notes are not the model")
+    weights = bytearray(random.Random(7).randbytes(5 << 20))  # large enough to be sampled, not read whole
+    (first / "model.safetensors").write_bytes(bytes(weights))
+    second = Path(shutil.copytree(first, tmp_path / "b" / "elsewhere"))
+    for path in second.iterdir():
+        os.utime(path, ns=(10**18, 10**18))
+    (second / "README.md").write_text("other notes")
+    assert local_fingerprint(first) == local_fingerprint(second)
+    weights[0] ^= 1  # the first byte is in the first window
+    (second / "model.safetensors").write_bytes(bytes(weights))
+    assert local_fingerprint(first) != local_fingerprint(second)
+    (second / "model.safetensors").write_bytes((first / "model.safetensors").read_bytes())
+    (second / "config.json").write_text('{"model_type": "roberta"}')
+    assert local_fingerprint(first) != local_fingerprint(second)
+
+
 def test_bad_settings_are_input_errors() -> None:
     from robustqa.errors import InputError
 
