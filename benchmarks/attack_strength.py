@@ -159,13 +159,14 @@ def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
     print(f"  not attacked: {len(record['not_attacked']['wrong-on-clean'])} wrong on clean, {len(record['not_attacked']['right-by-a-hair'])} right by "
           f"less than the flip margin")
     print(f"  ceiling: of the {attempted} questions right on clean, {no_edit} have no word {recipe} may change (unpenalised), so at most "
-          f"{attempted - no_edit} can flip under any search ({times(attempted - no_edit, len(static_flips))} the static flips); "
+          f"{attempted - no_edit} can flip under any search (ceiling / static: {times(attempted - no_edit, len(static_flips))}); "
           f"searches without a flip ended: {record['stops']}")
     print(f"  of the attack's flips, {len(claimed & static_flips)} are also static flips, {len(claimed - static_flips)} are new; "
           f"static flips the attack does not claim: {len(static_flips - claimed)}")
     curve = {p["budget"]: p["succeeded"] for p in record["curve"]}
     points = [b for b in CURVE_POINTS if b in curve]
     print("  success within a budget of b queries (b: flipped): " + ", ".join(f"{b}: {curve[b]}" for b in points))
+    wider_flips: dict[str, int] = {}
     for extra, label in WIDER if wider else ():
         other = work / f"attack{''.join(extra)}"
         shutil.copytree(attack_dir / "cache", other / "cache")  # answers already paid for are reused
@@ -173,9 +174,10 @@ def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
         wide = json.loads((other / "attack.json").read_text())
         flips = {q["id"] for q in wide["questions_detail"] if q["status"] == "succeeded"}
         ratio = times(len(flips), len(static_flips))
+        wider_flips[" ".join(extra)] = len(flips)
         print(f"  attack with {' '.join(extra)} ({label}): {len(flips)} flipped of {wide['attempted']} ({wide['no_valid_edit']} with no valid edit); "
-              f"{ratio} the static flips; {len(static_flips - flips)} static flips not among them")
-    return {"recipe": recipe, "record": record, "static": len(static_flips), "static_file": static_file, "attack_dir": attack_dir}
+              f"attack / static: {ratio}; {len(static_flips - flips)} static flips not among them")
+    return {"recipe": recipe, "record": record, "static": len(static_flips), "static_file": static_file, "attack_dir": attack_dir, "wider": wider_flips}
 
 
 def main() -> None:
@@ -199,6 +201,12 @@ def main() -> None:
         for index, name in enumerate([recipe, *args.compare]):
             (work / str(index)).mkdir()
             results.append(compare(name, n, work / str(index), wider=True))
+        default = results[0]
+        print()
+        print(f"each attack against the static flips of {default['recipe']} (the default recipe) on the same questions ({default['static']}):")
+        for r in results:
+            searches = {"default": r["record"]["succeeded"], **r["wider"]}
+            print(f"  {r['recipe']}: " + "; ".join(f"{name} {flips} ({times(flips, default['static'])})" for name, flips in searches.items()))
         curves = [{"label": f"attack, {r['recipe']}", "attempted": r["record"]["attempted"], "curve": r["record"]["curve"]} for r in results]
         references = [{"label": f"static {r['recipe']} variant ({r['static']}/{r['record']['attempted']})",
                        "rate": 100.0 * r["static"] / max(1, r["record"]["attempted"]), "curve": i} for i, r in enumerate(results)]
