@@ -328,8 +328,8 @@ def write_review(folder: Path, items: dict[tuple[str, str], list[str]], question
 
 
 def make_attack_sheet(args: argparse.Namespace) -> None:
-    """A blind sheet of the questions attacks flipped (every question of each adversarial.json), judged like
-    any other review: the attack is a tool like a recipe, and what it wrote must still ask the same thing."""
+    """A blind sheet of the questions attacks flipped (every question of each adversarial.json, or --n of
+    them drawn at random), judged like any other review: the attack is a tool like a recipe, and what it wrote must still ask the same thing."""
     folder = REVIEWS / args.name
     if folder.exists() and any(folder.iterdir()):
         raise SystemExit(f"{folder} exists: a review is never redrawn in place; choose another --name")
@@ -347,6 +347,10 @@ def make_attack_sheet(args: argparse.Namespace) -> None:
     for spec in args.attack:
         label, _, path = spec.partition("=")
         attacked = attacked_questions(Path(path))
+        if args.n is not None and len(attacked) > args.n:  # a random sample of the flips, the same for a seed
+            drawn = random.Random(args.seed).sample(sorted(attacked), args.n)
+            print(f"{label}: {args.n} drawn at random from its {len(attacked)} attacked questions")
+            attacked = {qid: attacked[qid] for qid in sorted(drawn)}
         record = json.loads((Path(path).parent / "attack.json").read_text(encoding="utf-8"))
         signature = record["signature"].replace(str(SHARED.resolve()), "../shared")  # no machine's path in the record
         settings[label] = {"recipe": label, "overrides": {}, "signature": signature}
@@ -487,6 +491,7 @@ def main() -> None:
     a.add_argument("--pool", help="attack_strength.py's pool file (benchmarks/validity/attack-pool.jsonl): its questions not judged before")
     a.add_argument("--pool-recipe", default="qads@2.0", help="the recipe the pool's attacks searched")
     a.add_argument("--after", help="the earlier review of part of the pool: its items are left out")
+    a.add_argument("--n", type=int, default=None, help="draw this many of each attack's flipped questions at random (--seed) instead of all")
     a.add_argument("--reuse", action="store_true", help="items judged in an earlier review keep that judgment (not put on the sheet)")
     a.add_argument("--description", required=True, help="what the review holds (recorded with its figures)")
     a.add_argument("--seed", type=int, default=2028)
