@@ -110,10 +110,10 @@ def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: M
     """Recipe, target model with its fingerprint, input hash, the search's limits, seed, answer-changing
     settings, WordNet version; robustqa's version last. Parameters changed from the recipe's own follow its
     name, as the build signature gives them, so two attacks on differently configured recipes never share one."""
-    changed = perturbations.get_recipe(recipe.ident).signature_fields()
+    published = perturbations.get_recipe(recipe.ident).signature_fields()
     fields: dict[str, Any] = {
         "attack": recipe.ident,
-        **{key: value for key, value in recipe.signature_fields().items() if key != "recipe" and changed.get(key) != value},
+        **{key: value for key, value in recipe.signature_fields().items() if key != "recipe" and published.get(key) != value},
         "target": f"{spec.model_id}@{fingerprint}",
         "input": data_sha,
         "limit": config.limit,
