@@ -126,9 +126,9 @@ def trained_on_file(work: Path) -> Path:
     return path
 
 
-def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
-    """Steps 1-4 for one recipe on the first `n` questions; prints them and returns what the figure needs.
-    `wider`: also the attacks of `WIDER` (penalised edits included, up to 3 words, both)."""
+def compare(recipe: str, n: str, work: Path) -> dict:
+    """Steps 1-4 for one recipe on the first `n` questions, with the attacks of `WIDER` beside its default
+    one (penalised edits included, up to 3 words, both); prints them and returns what the figure needs."""
     static_file = work / "static.json"
     robustqa("build-dataset", "--input", str(DATA), "--output", str(static_file), "--recipe", recipe)
     robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(static_file), "--limit", n, "--output-dir", str(work / "static"), "--quiet")
@@ -167,7 +167,7 @@ def compare(recipe: str, n: str, work: Path, *, wider: bool = False) -> dict:
     points = [b for b in CURVE_POINTS if b in curve]
     print("  success within a budget of b queries (b: flipped): " + ", ".join(f"{b}: {curve[b]}" for b in points))
     wider_flips: dict[str, int] = {}
-    for extra, label in WIDER if wider else ():
+    for extra, label in WIDER:
         other = work / f"attack{''.join(extra)}"
         shutil.copytree(attack_dir / "cache", other / "cache")  # answers already paid for are reused
         robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(other), "--limit", n, "--recipe", recipe, *extra, "--quiet")
@@ -200,7 +200,7 @@ def main() -> None:
         results = []
         for index, name in enumerate([recipe, *args.compare]):
             (work / str(index)).mkdir()
-            results.append(compare(name, n, work / str(index), wider=True))
+            results.append(compare(name, n, work / str(index)))
         default = results[0]
         print()
         print(f"each attack against the static flips of {default['recipe']} (the default recipe) on the same questions ({default['static']}):")
