@@ -34,7 +34,7 @@ from perturbations.position_constraints import (
     Stopwords,
     TagFitsWord,
 )
-from perturbations.recipes import Budget, Recipe, WordNetSynonyms
+from perturbations.recipes import Budget, Recipe, VettedSynonyms, WordNetSynonyms
 from perturbations.sense_gates import RelationalAdjective, SenseEvidence
 from perturbations.synonym_gates import (
     Abbreviation,
@@ -154,12 +154,23 @@ _GATES_2_0 = (
     "and verb-frame mismatches are left alone; weak sense evidence, a synonym mostly used in another sense, a "
     "rarer synonym and a selected preposition rank an edit last."
 )
+_VETTED = (
+    " Version 2.1 takes synonyms only from a vetted table (perturbations/data, named and hashed in the signature): "
+    "the WordNet synonyms that reviewers, shown the word's candidates and example questions, found to keep the "
+    "meaning in practically every question using the word; found in any sense of the word, so no WSD error "
+    "removes or adds one."
+)
 _ONE_EDIT = Budget(rate=0.25, min_substitutions=1, max_substitutions=1)
 
 QADS_2_0 = Recipe(
     name="qads", version="2.0", fields=frozenset({"question"}), citation=_QADS + _GATES_2_0,
     description="questions: one content word -> a WordNet synonym that passes the validity gates",
     transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(), budget=_ONE_EDIT,
+)
+QADS_2_1 = Recipe(
+    name="qads", version="2.1", fields=frozenset({"question"}), citation=_QADS + _GATES_2_0 + _VETTED,
+    description="questions: one content word -> a synonym from the vetted table (vetted-1) that passes the 2.0 gates",
+    transformation=VettedSynonyms(table="vetted-1"), constraints=constraints_2_0(), budget=_ONE_EDIT,
 )
 QADS_STRICT_2_0 = Recipe(
     name="qads-strict", version="2.0", fields=frozenset({"question"}),
@@ -245,6 +256,7 @@ BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (CONTEXT_1_1, False),
     (BOTH_1_1, False),
     (QADS_2_0, True),
+    (QADS_2_1, False),
     (QADS_STRICT_2_0, True),
     (QADS_STRICTEST_2_0, True),
     (QADS_LOOSE_2_0, True),

@@ -47,7 +47,7 @@ from perturbations.text import is_word, tag
 from perturbations.wsd import bag, choose, context_bag, posterior_names
 
 if TYPE_CHECKING:
-    from perturbations.recipes import Budget, Recipe
+    from perturbations.recipes import Budget, Recipe, WordNetSynonyms
 
 
 def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
@@ -325,6 +325,10 @@ def _position(
     word_senses = sense_names(lemma, pos)
     if not word_senses:
         return "no-sense"
+    vetted = tf.allowed(lemma, pos)
+    if vetted is not None:
+        where = Position(tokens, index, frozen, source)
+        return _vetted_position(plan, tf, where, context, edit_rules, word_senses, vetted)
     key = plan.lexical_key
     if not any(_candidate_forms(key, name, tag_, low, lemma) for name, _ in word_senses):
         return "no-candidate"  # no sense has a synonym: no need to disambiguate
@@ -361,6 +365,60 @@ def _position(
     best = max(c.confidence for c in sure)  # type: ignore[type-var]
     replacements = _replacements(edit_rules, ranked, senses)
     return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]
+
+
+def _vetted_position(
+    plan: ConstraintPlan,
+    tf: WordNetSynonyms,
+    where: Position,
+    context: frozenset[str],
+    edit_rules: tuple[CandidateConstraint, ...],
+    word_senses: Sequence[tuple[str, int]],
+    vetted: Sequence[str],
+) -> EditPosition | str:
+    """`_position` for a transformation with a vetted table: the table's synonyms of the word found in any
+    of its senses, each checked by the SENSE and CONTEXT rules in the most probable sense that has it."""
+    if not vetted:
+        return "not-vetted"
+    token = where.tokens[where.index]
+    low, tag_ = token.text.lower(), token.tag
+    pos = wn_pos(tag_) or ""
+    lemma = lemma_of(low, pos) or low
+    dist = posterior_names(tf.wsd, lemma, pos, context)
+    probability = dict(dist)
+    order = {name: k for k, name in enumerate(vetted)}
+    found: dict[str, tuple[float, str, str, bool]] = {}  # form -> (sense probability, sense, name, inflected)
+    for sense, _count in word_senses:
+        for name, form, inflected in _candidate_forms(plan.lexical_key, sense, tag_, low, lemma):
+            if name.lower() in order and (form not in found or probability.get(sense, 0.0) > found[form][0]):
+                found[form] = (probability.get(sense, 0.0), sense, name, inflected)
+    if not found:
+        return "no-candidate"
+    senses = tuple(dist)
+    candidates = sorted(
+        (
+            Candidate(low, tag_, lemma, pos, sense, name, form, inflected, where, senses, _synonym_mass(form, tag_, dist))
+            for form, (_p, sense, name, inflected) in found.items()
+        ),
+        key=lambda c: (-(c.confidence or 0.0), order[c.name.lower()]),
+    )
+    sure = [c for c in candidates if (c.confidence or 0.0) >= tf.threshold]
+    if not sure:
+        return "low-confidence"
+    reasons = [first_rejection(plan.sense, _sense_candidate(c)) or first_rejection(plan.context, c) for c in sure]
+    kept = [c for c, rule in zip(sure, reasons) if rule is None]
+    if not kept:
+        return reasons[0].reason  # type: ignore[union-attr]  # every candidate has a rule here
+    scored = []
+    for k, c in enumerate(kept):  # each candidate ranked with its own sense's penalty
+        ((_, total, names),) = _rank(plan, where, _sense_candidate(c), [c])
+        scored.append((total, k, c, names))
+    scored.sort(key=lambda row: (row[0], row[1]))
+    ranked = [(c, total, names) for total, _, c, names in scored]
+    best = max(c.confidence or 0.0 for c in kept)
+    replacements = _replacements(edit_rules, ranked, senses)
+    first = ranked[0][0]
+    return EditPosition(where.index, token.start, token.end, token.text, tag_, lemma, pos, first.synset, best, replacements, senses)
 
 
 def _sense_candidate(candidate: Candidate) -> Candidate:

@@ -24,6 +24,7 @@ from perturbations.engine import perturb_text, search_space
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation
 from perturbations.space import SearchSpace
+from perturbations.vetted import vetted_table
 from perturbations.wsd import METHODS
 
 FIELDS = frozenset({"question", "context"})
@@ -77,6 +78,7 @@ class WordNetSynonyms(Component):
     PARAMETERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
         "wsd": as_str, "threshold": as_float, "use_context": as_bool,
     }
+    REASONS: ClassVar[tuple[str, ...]] = TRANSFORMATION_REASONS
 
     def validate(self) -> None:
         if self.wsd not in METHODS:
@@ -84,10 +86,49 @@ class WordNetSynonyms(Component):
         if not 0.0 <= self.threshold <= 1.0:
             raise RecipeParameterError(f"threshold must be in [0, 1], not {self.threshold}")
 
+    def allowed(self, lemma: str, pos: str) -> tuple[str, ...] | None:
+        """The synonyms this transformation may offer for a word whatever its sense, or None: only those
+        of the sense WSD picks (`VettedSynonyms` answers with its table)."""
+        return None
+
     def describe(self) -> str:
         return (
             f"WordNetSynonyms(wsd={self.wsd}, threshold={self.threshold}, use_context={self.use_context}, "
             "ranking=cntlist, inflection=lemminflect)"
+        )
+
+
+@dataclass(frozen=True)
+class VettedSynonyms(WordNetSynonyms):
+    """Transformation: a word's synonyms from any of its WordNet senses, but only those a vetted table
+    (`perturbations.vetted`) lists for the word.
+
+    Why every sense: a vetted pair keeps the meaning whichever common sense the word has, so the pair must
+    not wait for WSD to pick the one synset that holds it. WSD still orders the candidates (a candidate's
+    confidence is, as for `WordNetSynonyms`, the WSD mass of the word's senses that have it), names the
+    sense the gates check, and drops candidates below `threshold`. A word the table does not list is left
+    alone ("not-vetted").
+    """
+
+    threshold: float = 0.0
+    table: str = "vetted-1"
+    PARAMETERS: ClassVar[dict[str, Callable[[Any], Any]]] = {**WordNetSynonyms.PARAMETERS, "table": as_str}
+    REASONS: ClassVar[tuple[str, ...]] = (*TRANSFORMATION_REASONS, "not-vetted")
+
+    def validate(self) -> None:
+        super().validate()
+        vetted_table(self.table)
+
+    def allowed(self, lemma: str, pos: str) -> tuple[str, ...] | None:
+        return vetted_table(self.table).allowed(lemma, pos)
+
+    def parameters(self) -> dict[str, object]:
+        return super().parameters() | {"table_sha256": vetted_table(self.table).sha256[:12]}
+
+    def describe(self) -> str:
+        return (
+            f"VettedSynonyms(table={vetted_table(self.table).describe()}, senses=all, wsd={self.wsd}, "
+            f"threshold={self.threshold}, use_context={self.use_context}, ranking=WSD synonym mass, inflection=lemminflect)"
         )
 
 
@@ -201,7 +242,7 @@ class Recipe:
             c.reason for c in self.constraints
             if not isinstance(c, Soft) and (not isinstance(c, CandidateConstraint) or c.stage in counted)
         ]
-        return tuple(dict.fromkeys([*named, *TRANSFORMATION_REASONS, *ENGINE_REASONS]))
+        return tuple(dict.fromkeys([*named, *self.transformation.REASONS, *ENGINE_REASONS]))
 
     def gate_reasons(self) -> tuple[str, ...]:
         """The reason names of the recipe's hard validity gates (constraints with `GATE`), in order."""

@@ -117,7 +117,7 @@ def test_perturb_takes_an_exact_version_and_refuses_an_unknown_one() -> None:
     assert exact.exit_code == 0 and exact.stdout == default.stdout
     unknown = CliRunner().invoke(cli, ["perturb", "--recipe", "qads@0.9", "a car"])
     assert unknown.exit_code == 2
-    assert unknown.stderr.strip() == "robustqa: error: recipe 'qads' has no version '0.9'; available versions: 1.1, 2.0 (default)"
+    assert unknown.stderr.strip() == "robustqa: error: recipe 'qads' has no version '0.9'; available versions: 1.1, 2.0 (default), 2.1"
 
 
 def test_recipes_lists_every_version_and_marks_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,15 +128,15 @@ def test_recipes_lists_every_version_and_marks_the_default(monkeypatch: pytest.M
     several = registry.RecipeRegistry()
     for recipe in perturbations.list_recipes():
         several.register(recipe, default=recipe.version == "2.0")
-    later = dataclasses.replace(perturbations.get_recipe("qads"), version="2.1", description="a later version")
+    later = dataclasses.replace(perturbations.get_recipe("qads"), version="9.0", description="a later version")
     several.register(later, default=True)
     monkeypatch.setattr(registry, "REGISTRY", several)
     text = run("recipes").stdout
-    assert "\nqads@1.1  questions: content words" in text and "\nqads@2.1 (default)  a later version" in text
+    assert "\nqads@1.1  questions: content words" in text and "\nqads@9.0 (default)  a later version" in text
     assert "\nqads@2.0  questions: one content word" in text and "\nboth@2.0 (default)  questions and contexts" in text
     assert "qads-strict@2.0  questions: as qads@2.0" in text  # one version: nothing to mark
     listed = json.loads(run("recipes", "--json").stdout)
-    assert [(r["name"], r["version"]) for r in listed if r["name"] == "qads"] == [("qads", "1.1"), ("qads", "2.0"), ("qads", "2.1")]
+    assert [(r["name"], r["version"]) for r in listed if r["name"] == "qads"] == [("qads", "1.1"), ("qads", "2.0"), ("qads", "2.1"), ("qads", "9.0")]
 
 
 def test_build_dataset_options_reach_the_build(tmp_path: Path, sample_path: Path) -> None:

@@ -45,7 +45,9 @@ FIRST_TWO_ARTICLES = {
     "qads-nouns@2.0": "43d5b63c916712842911d8c926ab7b830b4ae8e0158591851300374217fb7df3",
     "context@2.0": "30412faa65cf79b0eec23b0b8516aacce6360cef5f3985efccef0e75b1e84e0a",
     "both@2.0": "fd5a4d5812b7aee85c3bbf8343cf1263b4c12c5af88dababbfb3d34bab780799",
+    "qads@2.1": "6c1e6b899b38ca21d0659efaa968eb5a6b0bbc30ef9bc32ad43f3ef6d2c66ec8",
 }
+QADS_2_1_HALF = "107520e11178822d8b6a9776a130582fa640bc0a16b09a8966b1f2b6c2bb35b0"
 QADS_2_0_HALF = "29715c119a93109f41a65a98b21df63bf3f746de60e2ca21dc86098ebaf6b39d"
 QADS_2_0_SUMMARY = {
     "questions": 6078,
@@ -102,6 +104,16 @@ def test_qads_2_0_builds_exactly_the_published_questions(squad_half_path: Path) 
     assert result.signature.format().startswith(
         "recipe:qads@2.0|wsd:enhanced-lesk|threshold:0.7|pos:n,v,a,r|context:yes|rate:0.25|min_subs:1|max_subs:1|protected:0|gates:quoted,"
     )
+
+
+def test_qads_2_1_builds_exactly_the_published_questions(squad_half_path: Path) -> None:
+    """2.1 reads its vetted table: the table is part of the published version (its digest is in the signature)."""
+    dataset = load_squad(squad_half_path, check_answers=True)
+    result = build_dataset(dataset, perturbations.get_recipe("qads@2.1"), seed=13)
+    summary = result.document["robustqa"]["summary"]
+    assert (summary["questions"], summary["changed"], summary["substitutions"]) == (6078, 1193, 1197)
+    assert fingerprint(result.document["data"]) == QADS_2_1_HALF
+    assert "|table:vetted-1|table_sha256:7abbb0dd6fd4|" in result.signature.format()
 
 
 @pytest.mark.parametrize("recipe", sorted(FIRST_TWO_ARTICLES))

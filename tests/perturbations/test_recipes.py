@@ -25,7 +25,7 @@ NAMES = ["both", "context", "qads", "qads-lm", "qads-lm-strict", "qads-loose", "
 
 def test_registry_lists_every_recipe_version_sorted() -> None:
     assert [r.ident for r in list_recipes()] == [
-        "both@1.1", "both@2.0", "context@1.1", "context@2.0", "qads@1.1", "qads@2.0", "qads-lm@2.0", "qads-lm@2.1", "qads-lm@2.2", "qads-lm-strict@2.1", "qads-loose@2.0",
+        "both@1.1", "both@2.0", "context@1.1", "context@2.0", "qads@1.1", "qads@2.0", "qads@2.1", "qads-lm@2.0", "qads-lm@2.1", "qads-lm@2.2", "qads-lm-strict@2.1", "qads-loose@2.0",
         "qads-nouns@1.1", "qads-nouns@2.0", "qads-strict@2.0", "qads-strictest@2.0",
     ]
     for r in list_recipes():
@@ -58,10 +58,10 @@ def test_a_name_means_its_default_version_and_name_at_version_that_version() -> 
 
 
 def test_an_unknown_version_lists_the_available_ones() -> None:
-    message = r"recipe 'qads' has no version '9.9'; available versions: 1.1, 2.0 \(default\)"
+    message = r"recipe 'qads' has no version '9.9'; available versions: 1.1, 2.0 \(default\), 2.1"
     with pytest.raises(UnknownRecipeVersionError, match=message) as caught:
         get_recipe("qads@9.9")
-    assert caught.value.available == ("1.1", "2.0") and caught.value.known == ("qads@1.1", "qads@2.0")
+    assert caught.value.available == ("1.1", "2.0", "2.1") and caught.value.known == ("qads@1.1", "qads@2.0", "qads@2.1")
     assert isinstance(caught.value, UnknownRecipeError)  # callers catching the wider error still catch it
     with pytest.raises(UnknownRecipeVersionError, match="no version ''"):
         get_recipe("qads@")
