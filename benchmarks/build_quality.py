@@ -189,7 +189,7 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", default=str(REPO.parent / "shared" / "squad" / "squad2-dev-half.json"))
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--recipe", default="qads")
+    parser.add_argument("--recipe", default="qads@1.1")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(list(argv) if argv is not None else None)
 

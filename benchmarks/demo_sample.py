@@ -47,12 +47,13 @@ def as_document(paragraphs: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
 
 
 def build(paragraphs: list[tuple[str, dict[str, Any]]]) -> tuple[dict[str, str], str]:
-    """Changed question id -> perturbed text under the default recipe, and the build signature."""
+    """Changed question id -> perturbed text under the demo's recipe, and the build signature."""
     import perturbations
     from robustqa.build import build_dataset
+    from robustqa.cli.demo_cmd import DEMO_RECIPE
     from robustqa.squad import parse_squad
 
-    recipe = perturbations.get_recipe("qads")
+    recipe = perturbations.get_recipe(DEMO_RECIPE)
     built = build_dataset(parse_squad(as_document(paragraphs)), recipe)
     changed = {
         qa["id"]: qa["question"]

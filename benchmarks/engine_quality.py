@@ -221,7 +221,7 @@ def fresh_runs(path: Path, recipe: str, seed: int, repeats: int, tools: list[str
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--input", type=Path, default=REPO.parent / "shared" / "squad" / "squad2-dev-half.json")
-    ap.add_argument("--recipe", default="qads")
+    ap.add_argument("--recipe", default="qads@1.1")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-nlpaug", action="store_true")

@@ -1,7 +1,8 @@
 """The shared model's drop on the held-out questions under each qads version: how much of a measured drop
-the validity gates take away, and how much the model rules of the opt-in qads-lm@2.2 do.
+the validity gates take away, and how much the vetted table of qads@2.1 and the model rules of the opt-in
+qads-lm@2.2 do.
 
-Builds `qads@1.1`, `qads@2.0` and `qads-lm@2.2` on the held-out SQuAD 2.0 questions and evaluates the shared MiniLM model
+Builds `qads@1.1`, `qads@2.0`, `qads@2.1` and `qads-lm@2.2` on the held-out SQuAD 2.0 questions and evaluates the shared MiniLM model
 on each with `robustqa eval`, as a user would (console script, default settings). The headline is the F1
 drop on changed answerable questions with its paired bootstrap interval (a model that abstains more often
 gains on unanswerable questions, so the answerable column is the one that measures lost answers). Run
@@ -27,7 +28,7 @@ os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 MODEL = SHARED / "models" / "minilm-squad2-mini"
-RECIPES = ("qads@1.1", "qads@2.0", "qads-lm@2.2")
+RECIPES = ("qads@1.1", "qads@2.0", "qads@2.1", "qads-lm@2.2")
 
 
 def run(work: Path, recipe: str, clean_cache_from: Path | None) -> dict:

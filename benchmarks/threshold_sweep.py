@@ -1,6 +1,6 @@
 """The confidence threshold trades coverage for sense precision: both, measured for several thresholds.
 
-For each threshold t, the `qads` recipe with `threshold=t` (everything else at its default) is run on the
+For each threshold t, the `qads@1.1` recipe with `threshold=t` (everything else at its default) is run on the
 135 SemEval-2007 sentences (sense precision and substitutions per sentence on annotated words, as
 `wsd_eval.py` part (b) computes them, through the engine) and on the 6,078 questions of the shared half dev
 set with their paragraphs as WSD context (share of questions changed, as `engine_quality.py` counts it).
@@ -29,7 +29,7 @@ os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
 def questions_changed(questions: list[tuple[str, str, str]], threshold: float, seed: int) -> float:
     from perturbations import get_recipe
 
-    recipe = get_recipe("qads", threshold=threshold)
+    recipe = get_recipe("qads@1.1", threshold=threshold)
     changed = sum(bool(recipe.perturb(q, seed=seed, key=qid, wsd_context=ctx).substitutions) for qid, q, ctx in questions)
     return changed / len(questions)
 
@@ -44,10 +44,10 @@ def main() -> None:
     thresholds = [float(t) for t in args.thresholds.split(",")]
     sentences = load(args.wsd_dir)
     questions = load_questions(args.input)
-    print(f"recipe qads, threshold overridden; {len(sentences)} SemEval-2007 sentences; {len(questions):,} questions of {args.input.name}")
+    print(f"recipe qads@1.1, threshold overridden; {len(sentences)} SemEval-2007 sentences; {len(questions):,} questions of {args.input.name}")
     print(f"{'threshold':>9}  {'sense precision':>15}  {'subs/sentence on annotated words':>32}  {'questions changed':>17}")
     for threshold in thresholds:
-        result = sense_precision(sentences, perturb_records(sentences, "qads", "engine", args.seed, {"threshold": threshold}))
+        result = sense_precision(sentences, perturb_records(sentences, "qads@1.1", "engine", args.seed, {"threshold": threshold}))
         share = questions_changed(questions, threshold, args.seed)
         print(f"{threshold:>9.2f}  {100 * result['sense_precision']:>14.1f}%  {result['subs_per_sentence_on_instances']:>32.3f}  {100 * share:>16.1f}%")
 

@@ -28,6 +28,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from _common import recorded
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
@@ -156,7 +158,8 @@ def compile_table() -> None:
     for prefix, accepted in zip(OPINIONS, opinions):
         n = sum(len(v) for v in accepted.values())
         print(f"{prefix}: accepted {n} of {offered} candidate pairs ({n / offered:.1%})")
-    both = sum(len(set(a.get(n, [])) & set(b.get(n, []))) for a, b in [opinions] for n in items) if len(opinions) == 2 else 0
+    first, second = opinions
+    both = sum(len(set(first[n]) & set(second[n])) for n in items)
     print(f"both reviewers: {both}; table (either): {len(pairs)} words, {sum(len(v) for v in pairs.values())} pairs -> {TABLE.relative_to(REPO)}")
 
 
@@ -169,7 +172,8 @@ def main() -> None:
     if args.command == "sheets":
         make_sheets(args.sheets)
     else:
-        compile_table()
+        with recorded(__file__):
+            compile_table()
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPT = (
     "import json, sys, perturbations\n"
     "from perturbations import store\n"
-    "r = perturbations.get_recipe('qads')\n"
+    "r = perturbations.get_recipe('qads@2.0')\n"
     "p = r.perturb('Where was the ancient temple located by the explorers?', seed=3, key='q1')\n"
     "print(json.dumps([p.perturbed, [s.to_dict() for s in p.substitutions], store.save(), 'nltk' in sys.modules]))\n"
 )
