@@ -328,7 +328,7 @@ def _position(
     vetted = tf.allowed(lemma, pos)
     if vetted is not None:
         where = Position(tokens, index, frozen, source)
-        return _vetted_position(plan, tf, where, context, edit_rules, word_senses, vetted)
+        return _vetted_position(plan, tf, where, lemma, pos, context, edit_rules, word_senses, vetted)
     key = plan.lexical_key
     if not any(_candidate_forms(key, name, tag_, low, lemma) for name, _ in word_senses):
         return "no-candidate"  # no sense has a synonym: no need to disambiguate
@@ -371,6 +371,8 @@ def _vetted_position(
     plan: ConstraintPlan,
     tf: WordNetSynonyms,
     where: Position,
+    lemma: str,
+    pos: str,
     context: frozenset[str],
     edit_rules: tuple[CandidateConstraint, ...],
     word_senses: Sequence[tuple[str, int]],
@@ -382,8 +384,6 @@ def _vetted_position(
         return "not-vetted"
     token = where.tokens[where.index]
     low, tag_ = token.text.lower(), token.tag
-    pos = wn_pos(tag_) or ""
-    lemma = lemma_of(low, pos) or low
     dist = posterior_names(tf.wsd, lemma, pos, context)
     probability = dict(dist)
     order = {name: k for k, name in enumerate(vetted)}
