@@ -16,7 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 DOC = REPO / "docs" / "benchmarks.md"
+# every benchmark runs from a checkout beside shared/: its packages and the NLTK data there, nothing installed
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("NLTK_DATA", str(SHARED / "nltk_data"))
 
 
 def robustqa_command(script_only: bool = False) -> list[str]:

@@ -32,10 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import forward_seconds, padded_batches, recorded, spread
+from _common import REPO, SHARED, forward_seconds, padded_batches, recorded, spread
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 MODEL = SHARED / "models" / "minilm-squad2-mini"
 DATA = SHARED / "squad" / "squad2-dev-heldout.json"
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import re
 import shutil
@@ -43,10 +42,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import recorded, robustqa_command
+from _common import REPO, SHARED, recorded, robustqa_command
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 MODEL = SHARED / "models" / "minilm-squad2-mini"
 DATA = SHARED / "squad" / "squad2-dev-heldout.json"
 HALF = SHARED / "squad" / "squad2-dev-half.json"

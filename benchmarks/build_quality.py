@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import os
 import random
 import re
 import subprocess
@@ -28,10 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _common import recorded, robustqa_command
-
-REPO = Path(__file__).resolve().parents[1]
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+from _common import REPO, recorded, robustqa_command
 
 WORD = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")
 WH = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whether", "whatever", "whichever", "whoever"}

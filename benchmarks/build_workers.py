@@ -32,10 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import recorded, robustqa_command
-
-REPO = Path(__file__).resolve().parents[1]
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+from _common import REPO, recorded, robustqa_command
 
 
 def run(path: str, output: Path, workers: int, cache: str) -> tuple[float, float, str, float]:

@@ -37,11 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import recorded
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+from _common import REPO, recorded
 
 WH_AUX_TAGS = frozenset({"WDT", "WP", "WP$", "WRB", "MD"})
 FUNCTION_TAGS = WH_AUX_TAGS | frozenset({"DT", "PDT", "IN", "TO", "CC", "PRP", "PRP$", "EX", "RP", "POS"})

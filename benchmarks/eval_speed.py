@@ -36,10 +36,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _common import forward_seconds, padded_batches, recorded, robustqa_command, spread
+from _common import REPO, SHARED, forward_seconds, padded_batches, recorded, robustqa_command, spread
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 MODEL = SHARED / "models" / "minilm-squad2-mini"
 DATA = SHARED / "squad" / "squad2-dev-heldout.json"
 TF4_PYTHON = REPO / ".bench" / "tf4" / "bin" / "python"

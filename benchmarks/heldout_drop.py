@@ -16,16 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
-from _common import recorded, robustqa_command
+from _common import REPO, SHARED, recorded, robustqa_command
 
-REPO = Path(__file__).resolve().parents[1]
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
-SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 MODEL = SHARED / "models" / "minilm-squad2-mini"
 RECIPES = ("qads@1.1", "qads@2.0", "qads@2.1", "qads-lm@2.2")

@@ -23,10 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import recorded, robustqa_command
+from _common import REPO, recorded, robustqa_command
 
-REPO = Path(__file__).resolve().parents[1]
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
 DEFAULT_INPUT = REPO.parent / "shared" / "squad" / "squad2-dev-half.json"
 
 

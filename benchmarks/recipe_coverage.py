@@ -14,16 +14,9 @@ build scores every candidate with the model (half an hour), which `lm_build.py` 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
-from pathlib import Path
 
-from _common import recorded
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+from _common import REPO, recorded
 
 
 def main() -> None:

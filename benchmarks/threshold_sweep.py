@@ -12,18 +12,12 @@ SemEval-2007 is also the set the WSD parameters were tuned on: the precision is 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from pathlib import Path
 
 from engine_quality import load_questions
 from wsd_eval import load, perturb_records, sense_precision
 
-from _common import recorded
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+from _common import REPO, recorded
 
 
 def questions_changed(questions: list[tuple[str, str, str]], threshold: float, seed: int) -> float:

@@ -31,22 +31,15 @@ import argparse
 import hashlib
 import json
 import math
-import os
 import random
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import recorded
+from _common import REPO, SHARED, recorded
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
-
-SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 HALF = SHARED / "squad" / "squad2-dev-half.json"
 JUDGED = SHARED / "validity" / "judged-pairs-v1.jsonl"
 REVIEWS = REPO / "benchmarks" / "validity"

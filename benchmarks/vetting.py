@@ -22,19 +22,13 @@ import argparse
 import collections
 import hashlib
 import json
-import os
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-from _common import recorded
+from _common import REPO, SHARED, recorded
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
-
-SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 HALF = SHARED / "squad" / "squad2-dev-half.json"
 VERSION = "1"
 FOLDER = REPO / "benchmarks" / "validity" / f"vetting-{VERSION}"

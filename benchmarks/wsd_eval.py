@@ -24,20 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import recorded, robustqa_command
-
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-os.environ.setdefault("NLTK_DATA", str(REPO.parent / "shared" / "nltk_data"))
+from _common import REPO, recorded, robustqa_command
 
 UPOS_TO_WN = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 
