@@ -125,8 +125,9 @@ def _accepted(prefix: str) -> dict[int, list[str]]:
     return out
 
 
-def compile_table() -> None:
-    """The table: every pair either reviewer accepted (each judged the whole sheet on their own)."""
+def table_text() -> str:
+    """The table file's text from the committed sheets and judgments: every pair either reviewer accepted
+    (each judged the whole sheet on their own). A test checks the packaged file is exactly this."""
     items = _sheet_items()
     opinions = [_accepted(prefix) for prefix in OPINIONS]
     for prefix, accepted in zip(OPINIONS, opinions):
@@ -146,14 +147,23 @@ def compile_table() -> None:
         ),
         "pairs": pairs,
     }
+    return json.dumps(document, ensure_ascii=False, indent=0, sort_keys=True) + "\n"
+
+
+def compile_table() -> None:
+    """Write the table, and say how many pairs each reviewer accepted."""
+    text = table_text()
     TABLE.parent.mkdir(parents=True, exist_ok=True)
-    TABLE.write_text(json.dumps(document, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    TABLE.write_text(text, encoding="utf-8")
+    items = _sheet_items()
     offered = sum(len(i["candidates"]) for i in items.values())
+    opinions = [_accepted(prefix) for prefix in OPINIONS]
     for prefix, accepted in zip(OPINIONS, opinions):
         n = sum(len(v) for v in accepted.values())
         print(f"{prefix}: accepted {n} of {offered} candidate pairs ({n / offered:.1%})")
     first, second = opinions
     both = sum(len(set(first[n]) & set(second[n])) for n in items)
+    pairs = json.loads(text)["pairs"]
     print(f"both reviewers: {both}; table (either): {len(pairs)} words, {sum(len(v) for v in pairs.values())} pairs -> {TABLE.relative_to(REPO)}")
 
 
