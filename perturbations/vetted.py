@@ -24,7 +24,7 @@ _PREFIX = "vetted_synonyms-"
 @dataclass(frozen=True)
 class VettedTable:
     """One packaged table: `pairs` maps "lemma.pos" (pos a WordNet letter, "a" for every adjective) to
-    the safe synonyms' WordNet lemma names, in the order the reviewers listed them; `sha256` is the
+    the safe synonyms' WordNet lemma names, most frequent first (the vetting sheet's order); `sha256` is the
     file's digest, which signatures carry."""
 
     name: str
