@@ -156,9 +156,9 @@ _GATES_2_0 = (
 )
 _VETTED = (
     " Version 2.1 takes synonyms only from a vetted table (perturbations/data, named and hashed in the signature): "
-    "the WordNet synonyms that reviewers, shown the word's candidates and example questions, found to keep the "
-    "meaning in practically every question using the word; found in any sense of the word, so no WSD error "
-    "removes or adds one."
+    "the WordNet synonyms that one of two independent reviewers (agents with written rules), shown the word's candidates "
+    "and example questions, found to keep the meaning in at least 19 of 20 questions using the word; found in any "
+    "sense of the word, so no WSD error removes or adds one."
 )
 _ONE_EDIT = Budget(rate=0.25, min_substitutions=1, max_substitutions=1)
 
