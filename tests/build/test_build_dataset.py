@@ -149,7 +149,7 @@ def test_both_recipe_passes_the_context_edit_to_its_questions(sample: SquadDatas
 
 
 def test_variants_have_suffixed_ids_source_ids_and_no_duplicates(sample: SquadDataset) -> None:
-    built = build_dataset(sample, perturbations.get_recipe("qads"), seed=13, variants=3)
+    built = build_dataset(sample, perturbations.get_recipe("qads@2.0"), seed=13, variants=3)
     assert_valid(built.document)
     by_source: dict[str, list[dict[str, Any]]] = {}
     for _, q in qas(built.document):
