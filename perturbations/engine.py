@@ -317,7 +317,7 @@ def _position(
         )
         if rule is not None:
             return "consistency" if rule.stage is Stage.FORM else rule.reason
-        ranked = _rank(plan, where, _sense_candidate(carried), [carried])
+        ranked = _rank(plan, where, [carried])
         replacements = _replacements(edit_rules, ranked, ())
         return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn_name, conf, replacements, forced=True)
     if (lemma, pos) in kept:
@@ -361,7 +361,7 @@ def _position(
         sure = [c for c, rule in judged if rule is None]
         if not sure:
             return judged[0][1].reason  # type: ignore[union-attr]  # every candidate has a rule here
-    ranked = _rank(plan, where, sense, sure)
+    ranked = _rank(plan, where, sure)
     best = max(c.confidence for c in sure)  # type: ignore[type-var]
     replacements = _replacements(edit_rules, ranked, senses)
     return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]
@@ -409,12 +409,7 @@ def _vetted_position(
     kept = [c for c, rule in zip(sure, reasons) if rule is None]
     if not kept:
         return reasons[0].reason  # type: ignore[union-attr]  # every candidate has a rule here
-    scored = []
-    for k, c in enumerate(kept):  # each candidate ranked with its own sense's penalty
-        ((_, total, names),) = _rank(plan, where, _sense_candidate(c), [c])
-        scored.append((total, k, c, names))
-    scored.sort(key=lambda row: (row[0], row[1]))
-    ranked = [(c, total, names) for total, _, c, names in scored]
+    ranked = _rank(plan, where, kept)
     best = max(c.confidence or 0.0 for c in kept)
     replacements = _replacements(edit_rules, ranked, senses)
     first = ranked[0][0]
@@ -427,16 +422,19 @@ def _sense_candidate(candidate: Candidate) -> Candidate:
 
 
 def _rank(
-    plan: ConstraintPlan, where: Position, sense: Candidate, candidates: list[Candidate]
+    plan: ConstraintPlan, where: Position, candidates: list[Candidate]
 ) -> list[tuple[Candidate, float, tuple[str, ...]]]:
-    """The candidates with their soft-rule penalties (the word's, the sense's and their own), lowest
-    penalty first, then in their given order (cntlist rank)."""
+    """The candidates with their soft-rule penalties (the word's, their sense's and their own), lowest
+    penalty first, then in their given order (cntlist rank). Candidates of one sense share its penalty."""
     if not plan.soft:
         return [(c, 0.0, ()) for c in candidates]
     word_penalty, word_names = penalty(plan.soft_position, where)
-    sense_penalty, sense_names_ = penalty(plan.soft_sense, sense)
+    by_sense: dict[str, tuple[float, tuple[str, ...]]] = {}
     scored = []
     for k, c in enumerate(candidates):
+        if c.synset not in by_sense:
+            by_sense[c.synset] = penalty(plan.soft_sense, _sense_candidate(c))
+        sense_penalty, sense_names_ = by_sense[c.synset]
         own, names = penalty(plan.soft_context, c)
         scored.append((word_penalty + sense_penalty + own, k, c, word_names + sense_names_ + names))
     scored.sort(key=lambda row: (row[0], row[1]))
