@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import argparse
 import collections
-import hashlib
 import json
 import random
 import sys
-from pathlib import Path
 from typing import Any
+
+from validity_review import read_jsonl, reserved_for_review, write_jsonl
 
 from _common import REPO, SHARED, recorded
 
@@ -36,11 +36,6 @@ TABLE = REPO / "perturbations" / "data" / f"vetted_synonyms-{VERSION}.json"
 POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb"}
 POS_LETTERS = {v: k for k, v in POS_NAMES.items()}
 OPINIONS = ("vetting", "second")  # each reviewer's files: <opinion>-<sheet>.jsonl
-
-
-def development(question_id: str) -> bool:
-    """The half of the ids development may look at (the other is reserved for blind review)."""
-    return int(hashlib.sha256(question_id.encode()).hexdigest(), 16) % 2 == 0
 
 
 def candidates(lemma: str, pos: str) -> list[str]:
@@ -83,18 +78,10 @@ def editable_words() -> dict[tuple[str, str], list[tuple[str, str]]]:
     return uses
 
 
-def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def make_sheets(n_sheets: int) -> None:
     words = []
     for (lemma, pos), used in editable_words().items():
-        shown = [q for q in used if development(q[0])]
+        shown = [q for q in used if not reserved_for_review(q[0])]
         offered = candidates(lemma, pos)
         if shown and offered:
             words.append((len(shown), lemma, pos, shown, offered))
@@ -110,30 +97,26 @@ def make_sheets(n_sheets: int) -> None:
     print(f"{len(items)} words, {sum(len(i['candidates']) for i in items)} candidate pairs, {n_sheets} sheets in {FOLDER.relative_to(REPO)}")
 
 
-def _sheet_items() -> dict[int, dict[str, Any]]:
-    return {row["item"]: row for path in sorted(FOLDER.glob("sheet-*.jsonl")) for row in read_jsonl(path)}
-
-
-def _accepted(prefix: str) -> dict[int, list[str]]:
-    """item -> the candidates reviewers accepted in the `prefix` files, only names the sheet offered."""
-    items = _sheet_items()
-    out: dict[int, list[str]] = {}
-    for path in sorted(FOLDER.glob(f"{prefix}-*.jsonl")):
-        for row in read_jsonl(path):
-            offered = items[row["item"]]["candidates"]
-            out[row["item"]] = [c for c in offered if c in set(row["safe"])]
-    return out
-
-
-def table_text() -> str:
-    """The table file's text from the committed sheets and judgments: every pair either reviewer accepted
-    (each judged the whole sheet on their own). A test checks the packaged file is exactly this."""
-    items = _sheet_items()
-    opinions = [_accepted(prefix) for prefix in OPINIONS]
-    for prefix, accepted in zip(OPINIONS, opinions):
+def judgments() -> tuple[dict[int, dict[str, Any]], list[dict[int, list[str]]]]:
+    """The sheets' items by number, and per reviewer (`OPINIONS`) item -> the candidates accepted (only names
+    the sheet offered). Exits naming the first unjudged item when a review is unfinished."""
+    items = {row["item"]: row for path in sorted(FOLDER.glob("sheet-*.jsonl")) for row in read_jsonl(path)}
+    opinions = []
+    for prefix in OPINIONS:
+        accepted: dict[int, list[str]] = {}
+        for path in sorted(FOLDER.glob(f"{prefix}-*.jsonl")):
+            for row in read_jsonl(path):
+                accepted[row["item"]] = [c for c in items[row["item"]]["candidates"] if c in set(row["safe"])]
         missing = sorted(set(items) - set(accepted))
         if missing:
             sys.exit(f"{prefix}: {len(missing)} sheet items have no judgment (first: item {missing[0]}); finish the reviews first")
+        opinions.append(accepted)
+    return items, opinions
+
+
+def table_text(items: dict[int, dict[str, Any]], opinions: list[dict[int, list[str]]]) -> str:
+    """The table file's text: every pair either reviewer accepted (each judged the whole sheet on their own).
+    A test checks the packaged file is exactly this, from the committed sheets and judgments."""
     pairs: dict[str, list[str]] = {}
     for n, item in sorted(items.items()):
         names = [c for c in item["candidates"] if any(c in accepted[n] for accepted in opinions)]
@@ -152,12 +135,11 @@ def table_text() -> str:
 
 def compile_table() -> None:
     """Write the table, and say how many pairs each reviewer accepted."""
-    text = table_text()
+    items, opinions = judgments()
+    text = table_text(items, opinions)
     TABLE.parent.mkdir(parents=True, exist_ok=True)
     TABLE.write_text(text, encoding="utf-8")
-    items = _sheet_items()
     offered = sum(len(i["candidates"]) for i in items.values())
-    opinions = [_accepted(prefix) for prefix in OPINIONS]
     for prefix, accepted in zip(OPINIONS, opinions):
         n = sum(len(v) for v in accepted.values())
         print(f"{prefix}: accepted {n} of {offered} candidate pairs ({n / offered:.1%})")

@@ -17,4 +17,4 @@ def test_packaged_table_is_compiled_from_the_committed_judgments(monkeypatch) ->
     monkeypatch.setitem(sys.modules, "benchmarks_vetting", vetting)
     spec.loader.exec_module(vetting)
     packaged = (REPO / "perturbations" / "data" / "vetted_synonyms-1.json").read_text(encoding="utf-8")
-    assert vetting.table_text() == packaged
+    assert vetting.table_text(*vetting.judgments()) == packaged
