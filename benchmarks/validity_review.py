@@ -188,10 +188,13 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def earlier_review_ids() -> set[str]:
-    """Question ids of every earlier review here: a fresh review never judges them again."""
+    """Question ids of every earlier review here (from its key, or from sheets that name their questions,
+    as the coverage ceiling's do): a fresh review never judges them again."""
     ids: set[str] = set()
     for key in REVIEWS.glob("*/key.jsonl") if REVIEWS.exists() else ():
         ids |= {row["id"] for row in read_jsonl(key)}
+    for sheet in REVIEWS.glob("*/sheet-*.jsonl") if REVIEWS.exists() else ():
+        ids |= {row["id"] for row in read_jsonl(sheet) if "id" in row}
     return ids
 
 
