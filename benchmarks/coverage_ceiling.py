@@ -38,7 +38,6 @@ from _common import REPO, recorded
 NAME = "ceiling-1"
 FOLDER = REPO / "benchmarks" / "validity" / NAME
 POOL_SEED = 2032
-BUILD_SEED = 13
 OPINIONS = ("first", "second")  # each reviewer's files: <opinion>-<sheet>.jsonl
 RECIPES = ("qads@2.0", "qads-strict@2.0", "qads-strictest@2.0", "qads@2.1", "qads-lm@2.2")
 
@@ -211,6 +210,7 @@ def score(recipes: list[str], n: int) -> None:
             print(f"{name:<20} {judged:>8} {share:>28} {natural / max(judged, 1):>8.1%} {valid / len(ids):>17.1%}")
         print("changed: sampled questions the recipe edits; valid, of sample: share of all sampled questions it changes validly")
     selectors(items, lambda item, text: text in views["both reviewers"](item), len(ids))
+    certification(items, lambda item, text: text in views["both reviewers"](item), len(ids))
 
 
 def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
@@ -282,6 +282,36 @@ def _vetted_edit(table: Any, question: str, text: str) -> bool:
             new_lemma = lemma_of(new.text.lower(), pos) if pos else None
             return bool(lemma and new_lemma and new_lemma in table.allowed(lemma, pos))
     return False
+
+
+CERTIFY = (("qads@2.0", {}, 3), ("qads@1.1", {"max_substitutions": 1}, 3), ("qads@1.1", {"max_substitutions": 1, "threshold": 0.0}, 3))
+
+
+def certification(items: list[dict[str, Any]], valid: Any, n: int) -> None:
+    """People instead of a selector: build K variants per question (`--variants K`), reviewers keep the
+    valid ones (`robustqa review`, then `--validated`). The share of questions left with a valid variant is
+    at least the share with a variant both reviewers here kept (a variant off the sheets counts as invalid)."""
+    from validity_review import SEED, half_set
+
+    from perturbations import get_recipe
+    from robustqa.build import build_dataset
+
+    by_id = {item["id"]: item for item in items}
+    print("\ncertified by review: robustqa build-dataset with K variants per question, reviewers keep the valid ones")
+    print(f"{'build':<76} {'variants per changed question':>30} {'off the sheets':>15} {'questions left changed (of sample)':>36}")
+    for name, overrides, k in CERTIFY:
+        built = build_dataset(half_set(set(by_id)), get_recipe(name, **overrides), seed=SEED, variants=k).document
+        texts: dict[str, list[str]] = {}
+        for article in built["data"]:
+            for paragraph in article["paragraphs"]:
+                for qa in paragraph["qas"]:
+                    if "original_question" in qa:
+                        texts.setdefault(qa["source_id"], []).append(qa["question"])
+        written = sum(len(v) for v in texts.values())
+        off = sum(t not in by_id[q]["variants"].values() for q, v in texts.items() for t in v)
+        kept = sum(any(valid(by_id[q]["item"], t) for t in v) for q, v in texts.items())
+        setting = f"--recipe {name}" + "".join(f" --set {key}={value:g}" for key, value in overrides.items()) + f" --variants {k}"
+        print(f"{setting:<76} {written / max(len(texts), 1):>30.2f} {off:>15} {f'>= {kept / n:.1%}':>36}")
 
 
 def recipe_edits(name: str, ids: list[str]) -> dict[str, str]:

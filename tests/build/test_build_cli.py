@@ -120,6 +120,34 @@ def test_perturb_takes_an_exact_version_and_refuses_an_unknown_one() -> None:
     assert unknown.stderr.strip() == "robustqa: error: recipe 'qads' has no version '0.9'; available versions: 1.1, 2.0, 2.1 (default)"
 
 
+def test_set_overrides_any_recipe_parameter_and_the_output_says_so(tmp_path: Path, sample_path: Path) -> None:
+    question = "When was the Royal University of Warsaw established?"
+    assert run("perturb", "--recipe", "qads@1.1", question).stdout.strip() == question  # WSD not sure enough at 0.8
+    loose = run("perturb", "--recipe", "qads@1.1", "--set", "threshold=0", "--set", "max_substitutions=1", question)
+    assert loose.exit_code == 0 and loose.stdout.strip() == "When was the Royal University of Warsaw set up?"
+    output = tmp_path / "s.json"
+    built = run("build-dataset", "--input", str(sample_path), "--output", str(output), "--recipe", "qads@1.1", "--set", "threshold=0.5", "--set", "use_context=false")
+    assert built.exit_code == 0
+    signature = json.loads(output.read_text(encoding="utf-8"))["signature"]
+    assert "|threshold:0.5|" in signature and "|context:no|" in signature
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--set", "thresold=0"], "robustqa: error: recipe 'qads' has no parameter 'thresold'; parameters: max_substitutions, min_substitutions, pos, protected_words, rate, table, threshold, use_context, wsd"),
+        (["--set", "threshold=2"], "robustqa: error: threshold must be in [0, 1], not 2.0"),
+        (["--set", "max_substitutions=1.5"], "robustqa: error: parameter 'max_substitutions' has an invalid value 1.5"),
+        (["--set", "threshold"], "Error: Invalid value for '--set': 'threshold' is not KEY=VALUE (for example threshold=0.5)"),
+        (["--rate", "0.5", "--set", "rate=0.3"], "Error: Invalid value for '--set': rate is given both as --rate and as --set rate=...; give it once"),
+    ],
+)
+def test_set_refuses_what_the_recipe_does_not_take(args: list[str], expected: str) -> None:
+    result = CliRunner().invoke(cli, ["perturb", *args, "a car"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert expected in result.stderr.splitlines() and "Traceback" not in result.stderr
+
+
 def test_recipes_lists_every_version_and_marks_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
     import dataclasses
 
