@@ -8,7 +8,7 @@ import click
 
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
-from robustqa.cli.build_cmds import model_rule_options
+from robustqa.cli.build_cmds import model_rule_options, recipe_overrides, set_option
 
 
 @click.command("attack")
@@ -30,6 +30,7 @@ from robustqa.cli.build_cmds import model_rule_options
 @click.option("--null-threshold", default=0.0, show_default=True, type=float, help='Answer "" when null score − best span score exceeds this.')
 @click.option("--trust-remote-code", is_flag=True, help="Allow a hub model to run its own code (only for models you trust).")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@set_option
 @model_rule_options
 def attack(
     model: str,
@@ -50,6 +51,7 @@ def attack(
     null_threshold: float,
     trust_remote_code: bool,
     quiet: bool,
+    recipe_settings: tuple[str, ...],
     **model_rules: str | float | None,
 ) -> None:
     """Find, for each question MODEL gets right, a valid synonym variant it gets wrong (within --budget queries)."""
@@ -63,7 +65,7 @@ def attack(
     )
     config = AttackConfig(
         input_file=input_file, output_dir=output_dir, settings=settings, recipe=recipe_name,
-        recipe_overrides=tuple((key, value) for key, value in model_rules.items() if value is not None), budget=budget, max_edits=max_edits, beam=beam,
+        recipe_overrides=tuple(recipe_overrides(recipe_settings, **model_rules).items()), budget=budget, max_edits=max_edits, beam=beam,
         include_penalised=include_penalised, limit=limit, seed=seed, trust_remote_code=trust_remote_code, progress=not quiet,
     )
     try:

