@@ -6,14 +6,16 @@ run folder (output of `robustqa eval --output-dir`) is reviewed through the pert
 so its decisions apply to that file; its per-question lines only decide the order (questions a model
 flipped from right to wrong first) and add each model's two predictions to the item.
 
-Order. Items are shuffled with a fixed seed: each is ranked by sha256 of the seed and its id. Reviewers
-stop early, and a partial review in file order would judge a few articles (whose questions share words
-and failure modes) instead of a sample of the whole set; a seeded shuffle makes every prefix of the
-review a random sample, so the accepted share of a partial review estimates the set's. Ranking by id
-(not by position) gives every reviewer of a file the same order, so two partial reviews overlap and
-can be compared (kappa), and a question keeps its rank when other questions are added or removed. In a
-run folder, flipped questions come first (those flipped by more models first), each group in the same
-seeded order; the accepted share is then a share of the reviewed questions, not a sample of the file.
+Order. Items are shuffled with a fixed seed: each is ranked by sha256 of the seed and its id (of its
+source question in a file with several variants per question, so that a question's variants come one
+after another and a reviewer judges them side by side). Reviewers stop early, and a partial review in
+file order would judge a few articles (whose questions share words and failure modes) instead of a sample
+of the whole set; a seeded shuffle makes every prefix of the review a random sample, so the accepted share
+of a partial review estimates the set's. Ranking by id (not by position) gives every reviewer of a file
+the same order, so two partial reviews overlap and can be compared (kappa), and a question keeps its rank
+when other questions are added or removed. In a run folder, flipped questions come first (those flipped
+by more models first), each group in the same seeded order; the accepted share is then a share of the
+reviewed questions, not a sample of the file.
 """
 
 from __future__ import annotations
@@ -222,7 +224,7 @@ def load_built(path: str | Path) -> ReviewSet:
     items = items_of(dataset)
     if not items:
         raise InputError("no changed questions to review", path=str(path), hint="give a file written by `robustqa build-dataset` in which the recipe changed some questions")
-    items.sort(key=lambda item: order_rank(item.id))
+    items.sort(key=lambda item: (order_rank(item.source_id), item.id))
     return ReviewSet(path, sha256_hex(data), _signature_of(dataset), ORDER_SHUFFLED, tuple(items))
 
 

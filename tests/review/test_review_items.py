@@ -21,6 +21,8 @@ from robustqa.review.items import (
 )
 from robustqa.review.page import render_page
 
+SAMPLE = Path(__file__).resolve().parents[2] / "robustqa" / "data" / "squad2-sample.json"
+
 
 def test_sentences_split_at_ends_but_not_after_initials_or_abbreviations() -> None:
     context = 'The U.S. Army was founded in 1775. Mr. Smith led it! It grew (a lot). "Then" 1800 came. end'
@@ -36,6 +38,18 @@ def test_sentences_split_at_ends_but_not_after_initials_or_abbreviations() -> No
     start = context.index("1775")
     end = context.index("Smith") + 5
     assert context[slice(*sentence_around(context, start, end))] == "The U.S. Army was founded in 1775. Mr. Smith led it!"
+
+
+def test_the_variants_of_a_question_are_reviewed_one_after_another(tmp_path: Path) -> None:
+    out = tmp_path / "variants.json"
+    args = ["build-dataset", "--input", str(SAMPLE), "--output", str(out), "--recipe", "qads@1.1", "--set", "max_substitutions=1", "--variants", "3"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    items = load_built(out).items
+    sources = [item.source_id for item in items]
+    runs = [source for k, source in enumerate(sources) if k == 0 or sources[k - 1] != source]
+    assert len(runs) == len(set(sources)) < len(items)  # each question's variants in one run, several with more than one
+    assert runs == sorted(set(sources), key=order_rank)  # questions still in the seeded order
+    assert all(item.id.startswith(item.source_id + "-v") for item in items)
 
 
 def test_items_of_a_built_file(built_file: Path) -> None:
