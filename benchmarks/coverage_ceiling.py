@@ -181,6 +181,7 @@ def score(recipes: list[str], n: int) -> None:
     print("\nquestions with at least one variant that keeps the meaning (of all sampled)")
     for label, view in views.items():
         print(_share(f"{label}: same meaning", sum(bool(view(i["item"])) for i in items), len(ids)))
+        print(_share(f"{label}: same meaning, not broken", sum(any(f >= 2 for f in view(i["item"]).values()) for i in items), len(ids)))
         natural = sum(any(f == 3 for f in view(i["item"]).values()) for i in items)
         print(_share(f"{label}: same meaning, natural", natural, len(ids)))
     offered = sum(len(i["variants"]) for i in items)
