@@ -6,40 +6,47 @@ four in five. Whether both can hold at once depends on how many questions have a
 which no recipe's own review can say. This measures it on a random sample, with every edit in reach.
 
 1. `sheets`: a random sample of questions from the half kept for blind review (sha256(id) odd: no
-   vetter saw them), each with every edit of the space QADS works in: one content word (not a name,
-   number, wh-word, auxiliary, pronoun, determiner, preposition or stopword) replaced by one single-word
-   WordNet synonym from any of its senses (at most `--per-word` per word, most probable first), common
-   enough to be a candidate at all (Zipf >= 2.5, at most 2.5 below the word), written as the engine
-   writes it (inflected, case kept, "a"/"an" agreed). No validity gate is applied: the reviewers decide.
-   Each question's variants are labelled a, b, c, ... in a random order.
+   vetter saw them): the next `--n` ids of one seeded shuffle of it, so samples (`ceiling-1`, `ceiling-2`,
+   ...) never overlap. Each question comes with every edit of the space QADS works in: one content word
+   (not a name, number, wh-word, auxiliary, pronoun, determiner, preposition or stopword) replaced by one
+   single-word WordNet synonym from any of its senses (at most `--per-word` per word, most probable
+   first), common enough to be a candidate at all (Zipf >= 2.5, at most 2.5 below the word), written as
+   the engine writes it (inflected, case kept, "a"/"an" agreed). No validity gate is applied: the
+   reviewers decide. Each question's variants are labelled a, b, c, ... in a random order.
 2. Two reviewers per sheet, each on their own, follow RULES.md and write `first-<sheet>.jsonl` and
    `second-<sheet>.jsonl`: for each question, the variants that keep the meaning, each with its fluency.
-3. `score`: the share of all sampled questions with at least one variant that keeps the meaning (and
-   reads natural) by each reviewer, both and either, with 95% Wilson intervals: the ceiling a recipe in
-   this space could reach at 100% validity. Also, for each recipe named, the share of the sample it
-   changes with a variant judged valid (its recall of the ceiling) and the share of its edits judged valid.
+3. `score`, per sample and for all together: the share of sampled questions with at least one variant
+   that keeps the meaning (not broken; natural) by each reviewer and by both, with 95% Wilson intervals:
+   the ceiling a recipe in this space could reach at full validity. On the same judgments: each recipe's
+   edits; selectors that pick each question's best variant by the opt-in model rules' scores (weights
+   fixed, not tuned); and certification, K variants per question built for people to review.
 
-    NLTK_DATA=../shared/nltk_data python benchmarks/coverage_ceiling.py sheets [--n 120] [--sheets 4]
+    NLTK_DATA=../shared/nltk_data python benchmarks/coverage_ceiling.py sheets --name ceiling-2 --skip 120
     NLTK_DATA=../shared/nltk_data python benchmarks/coverage_ceiling.py score [--recipe qads@2.1 ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import string
 import sys
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from validity_review import HALF, load_questions, read_jsonl, reserved_for_review, sentence_at, wilson, write_jsonl
 
 from _common import REPO, recorded
 
-NAME = "ceiling-1"
-FOLDER = REPO / "benchmarks" / "validity" / NAME
-POOL_SEED = 2032
+REVIEWS = REPO / "benchmarks" / "validity"
+PREFIX = "ceiling-"  # each sample's folder: ceiling-1, ceiling-2, ... (meta.json says how it was drawn)
+POOL_SEED = 2032  # one shuffle of the reserved half; each sample takes the next ids of it
 OPINIONS = ("first", "second")  # each reviewer's files: <opinion>-<sheet>.jsonl
 RECIPES = ("qads@2.0", "qads-strict@2.0", "qads-strictest@2.0", "qads@2.1", "qads-lm@2.2")
+LM_WEIGHTS = (0.01, 0.02, 0.05)
+CERTIFY = (("qads@2.0", {}, 3), ("qads@1.1", {"max_substitutions": 1}, 3), ("qads@1.1", {"max_substitutions": 1, "threshold": 0.0}, 3))
 
 RULES = """# Rules: which one-word edits of a question keep its meaning?
 
@@ -90,10 +97,11 @@ def oracle_recipe() -> Any:
     )
 
 
-def sample_ids(n: int) -> list[str]:
+def sample_ids(skip: int, n: int) -> list[str]:
+    """Ids skip..skip+n of one seeded shuffle of the reserved half: samples drawn so never overlap."""
     ids = sorted(q for q in load_questions(HALF) if reserved_for_review(q))
     random.Random(POOL_SEED).shuffle(ids)
-    return ids[:n]
+    return ids[skip : skip + n]
 
 
 def variants(recipe: Any, question: str, context: str, per_word: int) -> list[str]:
@@ -110,13 +118,17 @@ def variants(recipe: Any, question: str, context: str, per_word: int) -> list[st
     return texts
 
 
-def make_sheets(n: int, n_sheets: int, per_word: int) -> None:
-    if FOLDER.exists() and any(FOLDER.glob("sheet-*.jsonl")):
-        sys.exit(f"{FOLDER.relative_to(REPO)} has sheets: a sample is never redrawn in place")
+def make_sheets(name: str, skip: int, n: int, n_sheets: int, per_word: int) -> None:
+    folder = REVIEWS / name
+    if not name.startswith(PREFIX) or folder.exists() and any(folder.glob("sheet-*.jsonl")):
+        sys.exit(f"{folder.relative_to(REPO)}: a sample is never redrawn in place, and its name starts with {PREFIX}")
+    taken = [meta for meta in map(_meta, samples())]
+    if any(m["skip"] < skip + n and skip < m["skip"] + m["n"] for m in taken):
+        sys.exit(f"ids {skip}..{skip + n} overlap an earlier sample; --skip past {max(m['skip'] + m['n'] for m in taken)}")
     questions = load_questions(HALF)
     recipe = oracle_recipe()
     items, without = [], 0
-    for qid in sample_ids(n):
+    for qid in sample_ids(skip, n):
         q = questions[qid]
         texts = variants(recipe, q.question, q.context, per_word)
         if not texts:
@@ -132,10 +144,11 @@ def make_sheets(n: int, n_sheets: int, per_word: int) -> None:
             "sentence": sentence_at(q.context, q.answer_start),
             "variants": dict(zip(labels, texts)),
         })
-    FOLDER.mkdir(parents=True, exist_ok=True)
-    (FOLDER / "RULES.md").write_text(RULES, encoding="utf-8")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "RULES.md").write_text(RULES, encoding="utf-8")
+    (folder / "meta.json").write_text(json.dumps({"pool_seed": POOL_SEED, "skip": skip, "n": n, "per_word": per_word}, indent=2) + "\n", encoding="utf-8")
     for k in range(n_sheets):
-        write_jsonl(FOLDER / f"sheet-{k + 1}.jsonl", items[k::n_sheets])
+        write_jsonl(folder / f"sheet-{k + 1}.jsonl", items[k::n_sheets])
     n_variants = sum(len(i["variants"]) for i in items)
     print(f"{n} questions sampled: {len(items)} with {n_variants} variants in {n_sheets} sheets, {without} with none")
 
@@ -145,73 +158,128 @@ def _labels(n: int) -> list[str]:
     return [letters[k] if k < 26 else letters[k // 26 - 1] + letters[k % 26] for k in range(n)]
 
 
-def judgments() -> tuple[list[dict[str, Any]], list[dict[int, dict[str, int]]]]:
-    """The sheets' items, and per reviewer item -> {variant text: fluency} for the variants kept."""
-    items = sorted((row for path in FOLDER.glob("sheet-*.jsonl") for row in read_jsonl(path)), key=lambda r: r["item"])
+def samples() -> list[Path]:
+    """The sample folders, in the order they were drawn."""
+    return sorted((p for p in REVIEWS.glob(PREFIX + "*") if (p / "meta.json").exists()), key=lambda p: _meta(p)["skip"])
+
+
+def _meta(folder: Path) -> dict[str, Any]:
+    return json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+
+
+def judgments(folder: Path) -> tuple[list[dict[str, Any]], list[dict[int, dict[str, int]]]]:
+    """A sample's items, and per reviewer item -> {variant text: fluency} for the variants kept."""
+    items = sorted((row for path in folder.glob("sheet-*.jsonl") for row in read_jsonl(path)), key=lambda r: r["item"])
     by_item = {row["item"]: row for row in items}
     opinions = []
     for prefix in OPINIONS:
         kept: dict[int, dict[str, int]] = {}
-        for path in sorted(FOLDER.glob(f"{prefix}-*.jsonl")):
+        for path in sorted(folder.glob(f"{prefix}-*.jsonl")):
             for row in read_jsonl(path):
                 shown = by_item[row["item"]]["variants"]
                 kept[row["item"]] = {shown[label]: int(fluency) for label, fluency in row["same"].items() if label in shown}
         missing = sorted(set(by_item) - set(kept))
         if missing:
-            sys.exit(f"{prefix}: {len(missing)} questions have no judgment (first: item {missing[0]}); finish the reviews first")
+            sys.exit(f"{folder.name}: {prefix}: {len(missing)} questions have no judgment (first: item {missing[0]}); finish the reviews first")
         opinions.append(kept)
     return items, opinions
 
 
-def _share(label: str, hits: int, n: int) -> str:
+VIEWS = ("reviewer 1", "reviewer 2", "both reviewers")
+LEVELS = (("same meaning", 1), ("same meaning, not broken", 2), ("same meaning, natural", 3))
+
+
+def tally(folder: Path, recipes: list[str]) -> Counter:
+    """Every count the report prints, for one sample (counts add up across samples)."""
+    items, (first, second) = judgments(folder)
+    both = {k: {t: min(f, second[k][t]) for t, f in first[k].items() if t in second[k]} for k in first}
+    views = dict(zip(VIEWS, (first, second, both)))
+    c: Counter = Counter(sampled=_meta(folder)["n"], questions=len(items), variants=sum(len(i["variants"]) for i in items))
+    for view, kept in views.items():
+        c[("kept", view)] = sum(len(v) for v in kept.values())
+        for level, floor in LEVELS:
+            c[("ceiling", view, level)] = sum(any(f >= floor for f in kept[i["item"]].values()) for i in items)
+
+    def valid(item: int, text: str) -> bool:
+        return text in both[item]
+
+    for name in recipes:
+        edits = recipe_edits(name, [i["id"] for i in items])
+        for item in items:
+            text = edits.get(item["id"])
+            if text is None:
+                continue
+            if text not in item["variants"].values():
+                sys.exit(f"{name}: an edit of question {item['id']} is not on the sheets; only one-word recipes can be scored here")
+            c[("recipe", name, "changed")] += 1
+            c[("recipe", name, "valid")] += valid(item["item"], text)
+            c[("recipe", name, "natural")] += both[item["item"]].get(text) == 3
+    for label, score in selector_scores(items).items():
+        picks = sorted((max((score(t, i), t) for t in i["variants"].values()) + (i["item"],) for i in items), reverse=True)
+        for part in (0.25, 0.5):
+            k = round(c["sampled"] * part)
+            c[("selector", label, part, "k")] += k
+            c[("selector", label, part, "valid")] += sum(valid(item, text) for _, text, item in picks[:k])
+    for setting, texts in certified_variants(items).items():
+        c[("certify", setting, "written")] += sum(len(v) for v in texts.values())
+        c[("certify", setting, "changed")] += len(texts)
+        c[("certify", setting, "off")] += sum(t not in by_id_variants(items)[q] for q, v in texts.items() for t in v)
+        c[("certify", setting, "kept")] += sum(any(valid(item_of(items)[q], t) for t in v) for q, v in texts.items())
+    return c
+
+
+def by_id_variants(items: list[dict[str, Any]]) -> dict[str, set[str]]:
+    return {i["id"]: set(i["variants"].values()) for i in items}
+
+
+def item_of(items: list[dict[str, Any]]) -> dict[str, int]:
+    return {i["id"]: i["item"] for i in items}
+
+
+def _share(hits: int, n: int) -> str:
     low, high = wilson(hits, n)
-    return f"{label:<52} {hits:>4} / {n:<4} {hits / n:6.1%}  [{low:.1%}, {high:.1%}]"
+    return f"{hits:>4} / {n:<4} {hits / n:6.1%} [{low:.1%}, {high:.1%}]"
 
 
-def score(recipes: list[str], n: int) -> None:
-    items, (first, second) = judgments()
-    ids = sample_ids(n)
-    print(f"{len(ids)} questions sampled from the reserved half (pool seed {POOL_SEED}); "
-          f"{len(items)} have variants ({sum(len(i['variants']) for i in items)} in all)")
-    views = {
-        "reviewer 1": lambda k: first[k],
-        "reviewer 2": lambda k: second[k],
-        "both reviewers": lambda k: {t: min(f, second[k][t]) for t, f in first[k].items() if t in second[k]},
-    }
-    print("\nquestions with at least one variant that keeps the meaning (of all sampled)")
-    for label, view in views.items():
-        print(_share(f"{label}: same meaning", sum(bool(view(i["item"])) for i in items), len(ids)))
-        print(_share(f"{label}: same meaning, not broken", sum(any(f >= 2 for f in view(i["item"]).values()) for i in items), len(ids)))
-        natural = sum(any(f == 3 for f in view(i["item"]).values()) for i in items)
-        print(_share(f"{label}: same meaning, natural", natural, len(ids)))
-    offered = sum(len(i["variants"]) for i in items)
-    agreed = sum(len(views["both reviewers"](i["item"])) for i in items)
-    print("reviewers saw each question's variants side by side, which is stricter than item-by-item blind review:")
-    print("compare recipes within this benchmark, not with the blind reviews' figures")
-    print(f"variants kept: reviewer 1 {sum(len(v) for v in first.values())}, reviewer 2 "
-          f"{sum(len(v) for v in second.values())}, both {agreed} of {offered}")
-    if recipes:
-        print("\nrecipes on the same questions: their edit as both reviewers judged it")
-        print(f"{'recipe':<20} {'changed':>8} {'same meaning [95% Wilson]':>28} {'natural':>8} {'valid, of sample':>17}")
-        for name in recipes:
-            edits = recipe_edits(name, [i["id"] for i in items])
-            valid = natural = judged = 0
-            for item in items:
-                text = edits.get(item["id"])
-                if text is None or text not in item["variants"].values():
-                    continue
-                judged += 1
-                fluency = views["both reviewers"](item["item"]).get(text)
-                valid += fluency is not None
-                natural += fluency == 3
-            if judged < len(edits):
-                sys.exit(f"{name}: {len(edits) - judged} of its edits are not on the sheets; only one-word recipes can be scored here")
-            low, high = wilson(valid, judged)
-            share = f"{valid / judged:.1%} [{low:.1%}, {high:.1%}]" if judged else "-"
-            print(f"{name:<20} {judged:>8} {share:>28} {natural / max(judged, 1):>8.1%} {valid / len(ids):>17.1%}")
-        print("changed: sampled questions the recipe edits; valid, of sample: share of all sampled questions it changes validly")
-    selectors(items, lambda item, text: text in views["both reviewers"](item), len(ids))
-    certification(items, lambda item, text: text in views["both reviewers"](item), len(ids))
+def report(title: str, c: Counter, recipes: list[str]) -> None:
+    print(f"\n== {title}: {c['sampled']} questions; {c['questions']} have variants, {c['variants']} in all")
+    print("questions with at least one variant that keeps the meaning (of all sampled)")
+    for view in VIEWS:
+        for level, _ in LEVELS:
+            print(f"  {view + ': ' + level:<46} {_share(c[('ceiling', view, level)], c['sampled'])}")
+    print(f"  variants kept: reviewer 1 {c[('kept', VIEWS[0])]}, reviewer 2 {c[('kept', VIEWS[1])]}, both {c[('kept', VIEWS[2])]} of {c['variants']}")
+    print("recipes on the same questions: their edit as both reviewers judged it")
+    print(f"  {'recipe':<20} {'changed':>8} {'same meaning [95% Wilson]':>30} {'natural':>8} {'valid, of sample':>17}")
+    for name in recipes:
+        changed, valid = c[("recipe", name, "changed")], c[("recipe", name, "valid")]
+        low, high = wilson(valid, changed)
+        share = f"{valid / changed:.1%} [{low:.1%}, {high:.1%}]" if changed else "-"
+        natural = c[("recipe", name, "natural")] / max(changed, 1)
+        print(f"  {name:<20} {changed:>8} {share:>30} {natural:>8.1%} {valid / c['sampled']:>17.1%}")
+    print("selectors over the whole space: each question's best variant, questions ranked by its score")
+    print(f"  {'selector':<54} {'changes 25%: same meaning':>26} {'changes 50%: same meaning':>26}")
+    for label in selector_labels():
+        shares = [c[("selector", label, part, "valid")] / c[("selector", label, part, "k")] for part in (0.25, 0.5)]
+        print(f"  {label:<54} {shares[0]:>26.1%} {shares[1]:>26.1%}")
+    print("certified by review: robustqa build-dataset with K variants per question, reviewers keep the valid ones")
+    print(f"  {'build':<76} {'variants per changed question':>30} {'off the sheets':>15} {'questions left changed (of sample)':>36}")
+    for setting in certify_settings():
+        written, changed = c[("certify", setting, "written")], c[("certify", setting, "changed")]
+        kept = c[("certify", setting, "kept")]
+        print(f"  {setting:<76} {written / max(changed, 1):>30.2f} {c[('certify', setting, 'off')]:>15} {'>= ' + _share(kept, c['sampled']):>36}")
+
+
+def score(recipes: list[str]) -> None:
+    folders = samples()
+    tallies = [tally(folder, recipes) for folder in folders]
+    print("Reviewers saw each question's variants side by side, which is stricter than item-by-item blind review:")
+    print("compare recipes within this benchmark, not with the blind reviews' figures. Variants off the sheets")
+    print("count as invalid, so the certified shares are lower bounds.")
+    for folder, c in zip(folders, tallies):
+        meta = _meta(folder)
+        report(f"{folder.name} (reserved half, pool seed {meta['pool_seed']}, ids {meta['skip']}..{meta['skip'] + meta['n']})", c, recipes)
+    if len(tallies) > 1:
+        report("all samples", sum(tallies, Counter()), recipes)
 
 
 def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
@@ -237,35 +305,24 @@ def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     return out
 
 
-def selectors(items: list[dict[str, Any]], valid: Any, n: int) -> None:
-    """Each question's best variant by a score, questions ranked by it: how many keep the meaning when a
-    selector changes the top quarter or half of the sample. The LM weight is the best of three on these
-    same judgments, so the figures flatter the model selectors."""
+def selector_labels() -> list[str]:
+    return ["encoder: highest cosine"] + [f"{kind}cosine + {w:g} * delta log P" for kind in ("encoder + LM: ", "vetted-1 pair first, then ") for w in LM_WEIGHTS]
+
+
+def selector_scores(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each selector's score of a variant (text, item): the encoder's cosine, plus a weight times the LM's
+    change in log probability (every weight in LM_WEIGHTS, none tuned), optionally vetted pairs first."""
     from perturbations.vetted import vetted_table
 
     scores = model_scores(items)
     table = vetted_table("vetted-1")
-    rules = {
-        "encoder: highest cosine": lambda text, item: scores[text][0],
-        "encoder + LM: cosine + w * delta log P": None,
-        "vetted-1 pair first, then cosine + w * delta log P": None,
-    }
-    print("\nselectors over the whole space (each question's best variant; questions ranked by its score)")
-    print(f"{'selector':<52} {'changes 25%: same meaning':>26} {'changes 50%: same meaning':>26}")
-    for label in rules:
-        best = None
-        for weight in ((0.0,) if rules[label] else (0.01, 0.02, 0.05)):
-            def score(text: str, item: dict[str, Any], weight: float = weight, label: str = label) -> float:
-                cos, delta = scores[text]
-                vetted = label.startswith("vetted") and _vetted_edit(table, item["question"], text)
-                return cos + weight * delta + (10.0 if vetted else 0.0)
-            picks = sorted((max((score(t, i), t, i["item"]) for t in i["variants"].values()) for i in items), reverse=True)
-            shares = [sum(valid(item, text) for _, text, item in picks[: round(n * part)]) / round(n * part) for part in (0.25, 0.5)]
-            if best is None or shares[1] > best[1][1]:
-                best = (weight, shares)
-        weight, (quarter, half) = best
-        name = label.replace("w *", f"{weight:g} *")
-        print(f"{name:<52} {quarter:>26.1%} {half:>26.1%}")
+    vetted = {t: _vetted_edit(table, i["question"], t) for i in items for t in i["variants"].values()}
+    out: dict[str, Any] = {}
+    for label in selector_labels():
+        weight = float(label.split("+ ")[-1].split(" *")[0]) if "delta" in label else 0.0
+        first = label.startswith("vetted")
+        out[label] = lambda text, item, w=weight, first=first: scores[text][0] + w * scores[text][1] + (10.0 if first and vetted[text] else 0.0)
+    return out
 
 
 def _vetted_edit(table: Any, question: str, text: str) -> bool:
@@ -285,34 +342,30 @@ def _vetted_edit(table: Any, question: str, text: str) -> bool:
     return False
 
 
-CERTIFY = (("qads@2.0", {}, 3), ("qads@1.1", {"max_substitutions": 1}, 3), ("qads@1.1", {"max_substitutions": 1, "threshold": 0.0}, 3))
+def certify_settings() -> list[str]:
+    return [f"--recipe {name}" + "".join(f" --set {key}={value:g}" for key, value in overrides.items()) + f" --variants {k}" for name, overrides, k in CERTIFY]
 
 
-def certification(items: list[dict[str, Any]], valid: Any, n: int) -> None:
-    """People instead of a selector: build K variants per question (`--variants K`), reviewers keep the
-    valid ones (`robustqa review`, then `--validated`). The share of questions left with a valid variant is
-    at least the share with a variant both reviewers here kept (a variant off the sheets counts as invalid)."""
+def certified_variants(items: list[dict[str, Any]]) -> dict[str, dict[str, list[str]]]:
+    """People instead of a selector: per build setting of CERTIFY (`--variants K`), the variants written for
+    each sampled question; reviewers would keep the valid ones (`robustqa review`, then `--validated`)."""
     from validity_review import SEED, half_set
 
     from perturbations import get_recipe
     from robustqa.build import build_dataset
 
-    by_id = {item["id"]: item for item in items}
-    print("\ncertified by review: robustqa build-dataset with K variants per question, reviewers keep the valid ones")
-    print(f"{'build':<76} {'variants per changed question':>30} {'off the sheets':>15} {'questions left changed (of sample)':>36}")
-    for name, overrides, k in CERTIFY:
-        built = build_dataset(half_set(set(by_id)), get_recipe(name, **overrides), seed=SEED, variants=k).document
+    ids = {item["id"] for item in items}
+    out = {}
+    for setting, (name, overrides, k) in zip(certify_settings(), CERTIFY):
+        built = build_dataset(half_set(ids), get_recipe(name, **overrides), seed=SEED, variants=k).document
         texts: dict[str, list[str]] = {}
         for article in built["data"]:
             for paragraph in article["paragraphs"]:
                 for qa in paragraph["qas"]:
                     if "original_question" in qa:
                         texts.setdefault(qa["source_id"], []).append(qa["question"])
-        written = sum(len(v) for v in texts.values())
-        off = sum(t not in by_id[q]["variants"].values() for q, v in texts.items() for t in v)
-        kept = sum(any(valid(by_id[q]["item"], t) for t in v) for q, v in texts.items())
-        setting = f"--recipe {name}" + "".join(f" --set {key}={value:g}" for key, value in overrides.items()) + f" --variants {k}"
-        print(f"{setting:<76} {written / max(len(texts), 1):>30.2f} {off:>15} {f'>= {kept / n:.1%}':>36}")
+        out[setting] = texts
+    return out
 
 
 def recipe_edits(name: str, ids: list[str]) -> dict[str, str]:
@@ -325,18 +378,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sheets = sub.add_parser("sheets")
+    sheets.add_argument("--name", required=True, help="ceiling-N")
+    sheets.add_argument("--skip", type=int, required=True, help="ids of the shuffled reserved half taken by earlier samples")
     sheets.add_argument("--n", type=int, default=120)
     sheets.add_argument("--sheets", type=int, default=4)
     sheets.add_argument("--per-word", type=int, default=8)
     scoring = sub.add_parser("score")
-    scoring.add_argument("--n", type=int, default=120)
     scoring.add_argument("--recipe", action="append", default=None)
     args = parser.parse_args()
     if args.command == "sheets":
-        make_sheets(args.n, args.sheets, args.per_word)
+        make_sheets(args.name, args.skip, args.n, args.sheets, args.per_word)
     else:
         with recorded(__file__):
-            score(args.recipe if args.recipe is not None else list(RECIPES), args.n)
+            score(args.recipe if args.recipe is not None else list(RECIPES))
 
 
 if __name__ == "__main__":
