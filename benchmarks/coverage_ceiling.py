@@ -19,7 +19,8 @@ which no recipe's own review can say. This measures it on a random sample, with 
    that keeps the meaning (not broken; natural) by each reviewer and by both, with 95% Wilson intervals:
    the ceiling a recipe in this space could reach at full validity. On the same judgments: each recipe's
    edits; selectors that pick each question's best variant by the opt-in model rules' scores (weights
-   fixed, not tuned); and certification, K variants per question built for people to review.
+   fixed, not tuned) or by a model-free rule learned from the other samples' judgments (so judged out of
+   sample); and certification, K variants per question built for people to review.
 
     NLTK_DATA=../shared/nltk_data python benchmarks/coverage_ceiling.py sheets --name ceiling-2 --skip 120
     NLTK_DATA=../shared/nltk_data python benchmarks/coverage_ceiling.py score [--recipe qads@2.1 ...]
@@ -189,8 +190,9 @@ VIEWS = ("reviewer 1", "reviewer 2", "both reviewers")
 LEVELS = (("same meaning", 1), ("same meaning, not broken", 2), ("same meaning, natural", 3))
 
 
-def tally(folder: Path, recipes: list[str]) -> Counter:
-    """Every count the report prints, for one sample (counts add up across samples)."""
+def tally(folder: Path, recipes: list[str], learned: dict[str, float]) -> Counter:
+    """Every count the report prints, for one sample (counts add up across samples); `learned` is the
+    learned rule's score of each of its variants (trained on the other samples)."""
     items, (first, second) = judgments(folder)
     both = {k: {t: min(f, second[k][t]) for t, f in first[k].items() if t in second[k]} for k in first}
     views = dict(zip(VIEWS, (first, second, both)))
@@ -214,7 +216,8 @@ def tally(folder: Path, recipes: list[str]) -> Counter:
             c[("recipe", name, "changed")] += 1
             c[("recipe", name, "valid")] += valid(item["item"], text)
             c[("recipe", name, "natural")] += both[item["item"]].get(text) == 3
-    for label, score in selector_scores(items).items():
+    rules = {**selector_scores(items), LEARNED: lambda text, item: learned[text]}
+    for label, score in rules.items():
         picks = sorted((max((score(t, i), t) for t in i["variants"].values()) + (i["item"],) for i in items), reverse=True)
         for part in (0.25, 0.5):
             k = round(c["sampled"] * part)
@@ -271,7 +274,9 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
 
 def score(recipes: list[str]) -> None:
     folders = samples()
-    tallies = [tally(folder, recipes) for folder in folders]
+    features = [edit_features(judgments(folder)) for folder in folders]
+    learned = [cross_fitted(features, k) for k in range(len(folders))]
+    tallies = [tally(folder, recipes, scores) for folder, scores in zip(folders, learned)]
     print("Reviewers saw each question's variants side by side, which is stricter than item-by-item blind review:")
     print("compare recipes within this benchmark, not with the blind reviews' figures. Variants off the sheets")
     print("count as invalid, so the certified shares are lower bounds.")
@@ -305,8 +310,90 @@ def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     return out
 
 
+LEARNED = "model-free, learned: WordNet and frequency features"
+
+
 def selector_labels() -> list[str]:
-    return ["encoder: highest cosine"] + [f"{kind}cosine + {w:g} * delta log P" for kind in ("encoder + LM: ", "vetted-1 pair first, then ") for w in LM_WEIGHTS]
+    models = [f"{kind}cosine + {w:g} * delta log P" for kind in ("encoder + LM: ", "vetted-1 pair first, then ") for w in LM_WEIGHTS]
+    return ["encoder: highest cosine", *models, LEARNED]
+
+
+def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, int]]]]) -> list[tuple[str, list[float], bool]]:
+    """(variant, features, valid by both reviewers) for every variant of a sample. The features are what a
+    model-free rule can know of an edit: WSD confidence and rank, how many senses the word and the synonym
+    have and how much of each one's WordNet usage the shared senses hold, word frequencies, whether
+    the 2.0 gates, the strict gates and the vetted table allow it, the part of speech."""
+    import math
+
+    from wordfreq import zipf_frequency
+
+    from perturbations import get_recipe
+    from perturbations.engine import apply_edits, search_space
+    from perturbations.lexicon import sense_names, synset_lemmas
+    from perturbations.vetted import vetted_table
+
+    items, (first, second) = sample
+    questions = load_questions(HALF)
+    oracle, gated, strict = oracle_recipe(), get_recipe("qads@2.0"), get_recipe("qads-strict@2.0")
+    table = vetted_table("vetted-1")
+
+    def allowed(recipe: Any, q: Any) -> set[str]:
+        space = search_space(recipe, q.question, wsd_context=q.context)
+        return {apply_edits(space, {p.index: r}).perturbed for p in space.positions for r in p.candidates}
+
+    def usage(word: str, pos: str) -> int:
+        """The word's tagged uses over all its senses (at least 1)."""
+        return max(1, sum(count for _, count in sense_names(word, pos)))
+
+    rows = []
+    for item in items:
+        q = questions[item["id"]]
+        shown, in_2_0, in_strict = set(item["variants"].values()), allowed(gated, q), allowed(strict, q)
+        seen: set[str] = set()
+        space = search_space(oracle, q.question, wsd_context=q.context)
+        for p in space.positions:
+            pos = "a" if p.pos == "s" else p.pos
+            word_senses = sense_names(p.lemma, pos)
+            for rank, r in enumerate(p.candidates):
+                text = apply_edits(space, {p.index: r}).perturbed
+                if text not in shown or text in seen:
+                    continue
+                seen.add(text)
+                name = r.name.lower()
+                shared = [s for s, _ in word_senses if any(n.lower() == name for n, _ in synset_lemmas(s))]
+                word_share = sum(c for s, c in word_senses if s in shared) / usage(p.lemma, pos)
+                syn_share = sum(c for s in shared for n, c in synset_lemmas(s) if n.lower() == name) / usage(name, pos)
+                zw, zs = zipf_frequency(p.word.lower(), "en"), zipf_frequency(r.form, "en")
+                features = [
+                    r.confidence, rank, math.log1p(len(word_senses)), math.log1p(len(sense_names(name, pos))), word_share, syn_share,
+                    math.log1p(usage(p.lemma, pos)), math.log1p(usage(name, pos)), zw, zs, zs - zw,
+                    float(text in in_2_0), float(text in in_strict), float(name in table.allowed(p.lemma, pos)),
+                    float(bool(shared) and shared[0] == word_senses[0][0]), *(float(pos == letter) for letter in "nvar"),
+                ]
+                valid = text in first[item["item"]] and text in second[item["item"]]
+                rows.append((text, features, valid))
+    return rows
+
+
+def cross_fitted(features: list[list[tuple[str, list[float], bool]]], k: int) -> dict[str, float]:
+    """Sample k's variants scored by a logistic regression fitted on the other samples' judgments (L2, on
+    standardised features; numpy, deterministic): a learned model-free rule, judged out of sample."""
+    import numpy as np
+
+    train = [row for j, rows in enumerate(features) if j != k for row in rows]
+    if not train:
+        return {text: 0.0 for text, _, _ in features[k]}
+    x = np.array([f for _, f, _ in train])
+    y = np.array([v for _, _, v in train], dtype=float)
+    mean, scale = x.mean(0), x.std(0) + 1e-9
+    z = (x - mean) / scale
+    w, b = np.zeros(z.shape[1]), 0.0
+    for _ in range(3000):
+        error = 1 / (1 + np.exp(-(z @ w + b))) - y
+        w -= 0.5 * (z.T @ error + w) / len(y)
+        b -= 0.5 * error.mean()
+    test = np.array([f for _, f, _ in features[k]])
+    return {text: float(s) for (text, _, _), s in zip(features[k], ((test - mean) / scale) @ w + b)}
 
 
 def selector_scores(items: list[dict[str, Any]]) -> dict[str, Any]:
