@@ -190,10 +190,10 @@ VIEWS = ("reviewer 1", "reviewer 2", "both reviewers")
 LEVELS = (("same meaning", 1), ("same meaning, not broken", 2), ("same meaning, natural", 3))
 
 
-def tally(folder: Path, recipes: list[str], learned: dict[str, float]) -> Counter:
-    """Every count the report prints, for one sample (counts add up across samples); `learned` is the
-    learned rule's score of each of its variants (trained on the other samples)."""
-    items, (first, second) = judgments(folder)
+def tally(folder: Path, judged: Any, recipes: list[str], learned: dict[str, float]) -> Counter:
+    """Every count the report prints, for one sample (`judged`: its `judgments`; counts add up across
+    samples); `learned` is the learned rule's score of each of its variants (fitted on the other samples)."""
+    items, (first, second) = judged
     both = {k: {t: min(f, second[k][t]) for t, f in first[k].items() if t in second[k]} for k in first}
     views = dict(zip(VIEWS, (first, second, both)))
     c: Counter = Counter(sampled=_meta(folder)["n"], questions=len(items), variants=sum(len(i["variants"]) for i in items))
@@ -223,20 +223,14 @@ def tally(folder: Path, recipes: list[str], learned: dict[str, float]) -> Counte
             k = round(c["sampled"] * part)
             c[("selector", label, part, "k")] += k
             c[("selector", label, part, "valid")] += sum(valid(item, text) for _, text, item in picks[:k])
+    on_sheet = {i["id"]: set(i["variants"].values()) for i in items}
+    number = {i["id"]: i["item"] for i in items}
     for setting, texts in certified_variants(items).items():
         c[("certify", setting, "written")] += sum(len(v) for v in texts.values())
         c[("certify", setting, "changed")] += len(texts)
-        c[("certify", setting, "off")] += sum(t not in by_id_variants(items)[q] for q, v in texts.items() for t in v)
-        c[("certify", setting, "kept")] += sum(any(valid(item_of(items)[q], t) for t in v) for q, v in texts.items())
+        c[("certify", setting, "off")] += sum(t not in on_sheet[q] for q, v in texts.items() for t in v)
+        c[("certify", setting, "kept")] += sum(any(valid(number[q], t) for t in v) for q, v in texts.items())
     return c
-
-
-def by_id_variants(items: list[dict[str, Any]]) -> dict[str, set[str]]:
-    return {i["id"]: set(i["variants"].values()) for i in items}
-
-
-def item_of(items: list[dict[str, Any]]) -> dict[str, int]:
-    return {i["id"]: i["item"] for i in items}
 
 
 def _share(hits: int, n: int) -> str:
@@ -274,9 +268,10 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
 
 def score(recipes: list[str]) -> None:
     folders = samples()
-    features = [edit_features(judgments(folder)) for folder in folders]
+    judged = [judgments(folder) for folder in folders]
+    features = [edit_features(sample) for sample in judged]
     learned = [cross_fitted(features, k) for k in range(len(folders))]
-    tallies = [tally(folder, recipes, scores) for folder, scores in zip(folders, learned)]
+    tallies = [tally(folder, sample, recipes, scores) for folder, sample, scores in zip(folders, judged, learned)]
     print("Reviewers saw each question's variants side by side, which is stricter than item-by-item blind review:")
     print("compare recipes within this benchmark, not with the blind reviews' figures. Variants off the sheets")
     print("count as invalid, so the certified shares are lower bounds.")
