@@ -197,6 +197,9 @@ def tally(folder: Path, judged: Any, recipes: list[str], learned: dict[str, floa
     both = {k: {t: min(f, second[k][t]) for t, f in first[k].items() if t in second[k]} for k in first}
     views = dict(zip(VIEWS, (first, second, both)))
     c: Counter = Counter(sampled=_meta(folder)["n"], questions=len(items), variants=sum(len(i["variants"]) for i in items))
+    for item in items:
+        for text in item["variants"].values():
+            c[("agree", text in first[item["item"]], text in second[item["item"]])] += 1
     for view, kept in views.items():
         c[("kept", view)] = sum(len(v) for v in kept.values())
         for level, floor in LEVELS:
@@ -233,6 +236,15 @@ def tally(folder: Path, judged: Any, recipes: list[str], learned: dict[str, floa
     return c
 
 
+def _kappa(c: Counter) -> float:
+    """Cohen's kappa of the two reviewers' same-meaning labels of every variant, from the 2x2 counts."""
+    from robustqa.review.stats import cohen_kappa
+
+    cells = [(a, b) for a in (True, False) for b in (True, False) for _ in range(c[("agree", a, b)])]
+    kappa = cohen_kappa([a for a, _ in cells], [b for _, b in cells])
+    return float("nan") if kappa is None else kappa
+
+
 def _share(hits: int, n: int) -> str:
     low, high = wilson(hits, n)
     return f"{hits:>4} / {n:<4} {hits / n:6.1%} [{low:.1%}, {high:.1%}]"
@@ -244,7 +256,8 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
     for view in VIEWS:
         for level, _ in LEVELS:
             print(f"  {view + ': ' + level:<46} {_share(c[('ceiling', view, level)], c['sampled'])}")
-    print(f"  variants kept: reviewer 1 {c[('kept', VIEWS[0])]}, reviewer 2 {c[('kept', VIEWS[1])]}, both {c[('kept', VIEWS[2])]} of {c['variants']}")
+    print(f"  variants kept: reviewer 1 {c[('kept', VIEWS[0])]}, reviewer 2 {c[('kept', VIEWS[1])]}, both {c[('kept', VIEWS[2])]} of {c['variants']}; "
+          f"agreement on each variant (same meaning or not): Cohen's kappa {_kappa(c):.3f}")
     print("recipes on the same questions: their edit as both reviewers judged it")
     print(f"  {'recipe':<20} {'changed':>8} {'same meaning [95% Wilson]':>30} {'natural':>8} {'valid, of sample':>17}")
     for name in recipes:
