@@ -34,8 +34,9 @@ import random
 import string
 import sys
 from collections import Counter
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from validity_review import HALF, load_questions, read_jsonl, reserved_for_review, sentence_at, wilson, write_jsonl
 
@@ -98,9 +99,15 @@ def oracle_recipe() -> Any:
     )
 
 
+@cache
+def questions() -> dict[str, Any]:
+    """The half set's questions by id, read once per process."""
+    return load_questions(HALF)
+
+
 def sample_ids(skip: int, n: int) -> list[str]:
     """Ids skip..skip+n of one seeded shuffle of the reserved half: samples drawn so never overlap."""
-    ids = sorted(q for q in load_questions(HALF) if reserved_for_review(q))
+    ids = sorted(q for q in questions() if reserved_for_review(q))
     random.Random(POOL_SEED).shuffle(ids)
     return ids[skip : skip + n]
 
@@ -126,11 +133,10 @@ def make_sheets(name: str, skip: int, n: int, n_sheets: int, per_word: int) -> N
     taken = [meta for meta in map(_meta, samples())]
     if any(m["skip"] < skip + n and skip < m["skip"] + m["n"] for m in taken):
         sys.exit(f"ids {skip}..{skip + n} overlap an earlier sample; --skip past {max(m['skip'] + m['n'] for m in taken)}")
-    questions = load_questions(HALF)
     recipe = oracle_recipe()
     items, without = [], 0
     for qid in sample_ids(skip, n):
-        q = questions[qid]
+        q = questions()[qid]
         texts = variants(recipe, q.question, q.context, per_word)
         if not texts:
             without += 1
@@ -190,9 +196,10 @@ VIEWS = ("reviewer 1", "reviewer 2", "both reviewers")
 LEVELS = (("same meaning", 1), ("same meaning, not broken", 2), ("same meaning, natural", 3))
 
 
-def tally(folder: Path, judged: Any, recipes: list[str], learned: dict[str, float]) -> Counter:
-    """Every count the report prints, for one sample (`judged`: its `judgments`; counts add up across
-    samples); `learned` is the learned rule's score of each of its variants (fitted on the other samples)."""
+def tally(folder: Path, judged: Any, recipes: list[str], variants_judged: list[Edit], learned: dict[str, float]) -> Counter:
+    """Every count the report prints, for one sample (`judged`: its `judgments`, `variants_judged` its edits;
+    counts add up across samples); `learned` is the learned rule's score of each variant (fitted on the
+    other samples)."""
     items, (first, second) = judged
     both = {k: {t: min(f, second[k][t]) for t, f in first[k].items() if t in second[k]} for k in first}
     views = dict(zip(VIEWS, (first, second, both)))
@@ -219,9 +226,9 @@ def tally(folder: Path, judged: Any, recipes: list[str], learned: dict[str, floa
             c[("recipe", name, "changed")] += 1
             c[("recipe", name, "valid")] += valid(item["item"], text)
             c[("recipe", name, "natural")] += both[item["item"]].get(text) == 3
-    rules = {**selector_scores(items), LEARNED: lambda text, item: learned[text]}
+    rules = {**selector_scores(items, {edit.text: edit.vetted for edit in variants_judged}), LEARNED: learned.__getitem__}
     for label, score in rules.items():
-        picks = sorted((max((score(t, i), t) for t in i["variants"].values()) + (i["item"],) for i in items), reverse=True)
+        picks = sorted((max((score(t), t) for t in i["variants"].values()) + (i["item"],) for i in items), reverse=True)
         for part in (0.25, 0.5):
             k = round(c["sampled"] * part)
             c[("selector", label, part, "k")] += k
@@ -268,7 +275,7 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
         print(f"  {name:<20} {changed:>8} {share:>30} {natural:>8.1%} {valid / c['sampled']:>17.1%}")
     print("selectors over the whole space: each question's best variant, questions ranked by its score")
     print(f"  {'selector':<54} {'changes 25%: same meaning':>26} {'changes 50%: same meaning':>26}")
-    for label in selector_labels():
+    for label in [label for label, _, _ in SELECTORS] + [LEARNED]:
         shares = [c[("selector", label, part, "valid")] / c[("selector", label, part, "k")] for part in (0.25, 0.5)]
         print(f"  {label:<54} {shares[0]:>26.1%} {shares[1]:>26.1%}")
     print("certified by review: robustqa build-dataset with K variants per question, reviewers keep the valid ones")
@@ -282,9 +289,9 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
 def score(recipes: list[str]) -> None:
     folders = samples()
     judged = [judgments(folder) for folder in folders]
-    features = [edit_features(sample) for sample in judged]
-    learned = [cross_fitted(features, k) for k in range(len(folders))]
-    tallies = [tally(folder, sample, recipes, scores) for folder, sample, scores in zip(folders, judged, learned)]
+    edits = [edit_features(sample) for sample in judged]
+    learned = [cross_fitted(edits, k) for k in range(len(folders))]
+    tallies = [tally(folder, sample, recipes, variants_of, scores) for folder, sample, variants_of, scores in zip(folders, judged, edits, learned)]
     print("Reviewers saw each question's variants side by side, which is stricter than item-by-item blind review:")
     print("compare recipes within this benchmark, not with the blind reviews' figures. Variants off the sheets")
     print("count as invalid, so the certified shares are lower bounds.")
@@ -305,12 +312,11 @@ def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     from perturbations.meaning_fit import similarities_for
     from perturbations.sentence_encoder import DEFAULT_ENCODER
 
-    questions = load_questions(HALF)
     encoder, model = similarities_for(DEFAULT_ENCODER), scores_for(DEFAULT_MODEL)
     out = {}
     for item in items:
         texts = list(item["variants"].values())
-        q = questions[item["id"]]
+        q = questions()[item["id"]]
         similarity = encoder.get(q.question, texts)
         (base, _), *logp = model.get(prefix_for(q.question, q.context), [q.question, *texts])
         for text, (cos, _), (lp, _) in zip(texts, similarity, logp):
@@ -318,16 +324,26 @@ def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     return out
 
 
+# (label, weight of the LM's change in log probability, vetted pairs first): every weight of LM_WEIGHTS, none tuned
+SELECTORS = (
+    ("encoder: highest cosine", 0.0, False),
+    *((f"encoder + LM: cosine + {w:g} * delta log P", w, False) for w in LM_WEIGHTS),
+    *((f"vetted-1 pair first, then cosine + {w:g} * delta log P", w, True) for w in LM_WEIGHTS),
+)
 LEARNED = "model-free, learned: WordNet and frequency features"
 
 
-def selector_labels() -> list[str]:
-    models = [f"{kind}cosine + {w:g} * delta log P" for kind in ("encoder + LM: ", "vetted-1 pair first, then ") for w in LM_WEIGHTS]
-    return ["encoder: highest cosine", *models, LEARNED]
+class Edit(NamedTuple):
+    """One variant of a sample: its text, what a model-free rule can know of it, and the judgment."""
+
+    text: str
+    features: list[float]
+    valid: bool  # both reviewers kept the meaning
+    vetted: bool  # the pair is in the vetted table
 
 
-def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, int]]]]) -> list[tuple[str, list[float], bool]]:
-    """(variant, features, valid by both reviewers) for every variant of a sample. The features are what a
+def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, int]]]]) -> list[Edit]:
+    """Every variant of a sample as an `Edit`, from one walk of the space. The features are what a
     model-free rule can know of an edit: WSD confidence and rank, how many senses the word and the synonym
     have and how much of each one's WordNet usage the shared senses hold, word frequencies, whether
     the 2.0 gates, the strict gates and the vetted table allow it, the part of speech."""
@@ -341,7 +357,6 @@ def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, i
     from perturbations.vetted import vetted_table
 
     items, (first, second) = sample
-    questions = load_questions(HALF)
     oracle, gated, strict = oracle_recipe(), get_recipe("qads@2.0"), get_recipe("qads-strict@2.0")
     table = vetted_table("vetted-1")
 
@@ -355,7 +370,7 @@ def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, i
 
     rows = []
     for item in items:
-        q = questions[item["id"]]
+        q = questions()[item["id"]]
         shown, in_2_0, in_strict = set(item["variants"].values()), allowed(gated, q), allowed(strict, q)
         seen: set[str] = set()
         space = search_space(oracle, q.question, wsd_context=q.context)
@@ -368,6 +383,7 @@ def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, i
                     continue
                 seen.add(text)
                 name = r.name.lower()
+                vetted = name in table.allowed(p.lemma, pos)
                 shared = [s for s, _ in word_senses if any(n.lower() == name for n, _ in synset_lemmas(s))]
                 word_share = sum(c for s, c in word_senses if s in shared) / usage(p.lemma, pos)
                 syn_share = sum(c for s in shared for n, c in synset_lemmas(s) if n.lower() == name) / usage(name, pos)
@@ -375,24 +391,24 @@ def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, i
                 features = [
                     r.confidence, rank, math.log1p(len(word_senses)), math.log1p(len(sense_names(name, pos))), word_share, syn_share,
                     math.log1p(usage(p.lemma, pos)), math.log1p(usage(name, pos)), zw, zs, zs - zw,
-                    float(text in in_2_0), float(text in in_strict), float(name in table.allowed(p.lemma, pos)),
+                    float(text in in_2_0), float(text in in_strict), float(vetted),
                     float(bool(shared) and shared[0] == word_senses[0][0]), *(float(pos == letter) for letter in "nvar"),
                 ]
                 valid = text in first[item["item"]] and text in second[item["item"]]
-                rows.append((text, features, valid))
+                rows.append(Edit(text, features, valid, vetted))
     return rows
 
 
-def cross_fitted(features: list[list[tuple[str, list[float], bool]]], k: int) -> dict[str, float]:
+def cross_fitted(features: list[list[Edit]], k: int) -> dict[str, float]:
     """Sample k's variants scored by a logistic regression fitted on the other samples' judgments (L2, on
     standardised features; numpy, deterministic): a learned model-free rule, judged out of sample."""
     import numpy as np
 
     train = [row for j, rows in enumerate(features) if j != k for row in rows]
     if not train:
-        return {text: 0.0 for text, _, _ in features[k]}
-    x = np.array([f for _, f, _ in train])
-    y = np.array([v for _, _, v in train], dtype=float)
+        return {edit.text: 0.0 for edit in features[k]}
+    x = np.array([edit.features for edit in train])
+    y = np.array([edit.valid for edit in train], dtype=float)
     mean, scale = x.mean(0), x.std(0) + 1e-9
     z = (x - mean) / scale
     w, b = np.zeros(z.shape[1]), 0.0
@@ -400,41 +416,18 @@ def cross_fitted(features: list[list[tuple[str, list[float], bool]]], k: int) ->
         error = 1 / (1 + np.exp(-(z @ w + b))) - y
         w -= 0.5 * (z.T @ error + w) / len(y)
         b -= 0.5 * error.mean()
-    test = np.array([f for _, f, _ in features[k]])
-    return {text: float(s) for (text, _, _), s in zip(features[k], ((test - mean) / scale) @ w + b)}
+    test = np.array([edit.features for edit in features[k]])
+    return {edit.text: float(s) for edit, s in zip(features[k], ((test - mean) / scale) @ w + b)}
 
 
-def selector_scores(items: list[dict[str, Any]]) -> dict[str, Any]:
-    """Each selector's score of a variant (text, item): the encoder's cosine, plus a weight times the LM's
-    change in log probability (every weight in LM_WEIGHTS, none tuned), optionally vetted pairs first."""
-    from perturbations.vetted import vetted_table
-
+def selector_scores(items: list[dict[str, Any]], vetted: dict[str, bool]) -> dict[str, Any]:
+    """Each selector of SELECTORS as a score of a variant's text: the encoder's cosine, plus its weight
+    times the LM's change in log probability, optionally vetted pairs (`vetted`) first."""
     scores = model_scores(items)
-    table = vetted_table("vetted-1")
-    vetted = {t: _vetted_edit(table, i["question"], t) for i in items for t in i["variants"].values()}
-    out: dict[str, Any] = {}
-    for label in selector_labels():
-        weight = float(label.split("+ ")[-1].split(" *")[0]) if "delta" in label else 0.0
-        first = label.startswith("vetted")
-        out[label] = lambda text, item, w=weight, first=first: scores[text][0] + w * scores[text][1] + (10.0 if first and vetted[text] else 0.0)
-    return out
-
-
-def _vetted_edit(table: Any, question: str, text: str) -> bool:
-    """Whether the one word that differs between question and variant is a vetted pair of the table."""
-    from perturbations.lexicon import lemma_of, wn_pos
-    from perturbations.text import tag
-
-    before, after = tag(question), tag(text)
-    if len(before) != len(after):
-        return False
-    for old, new in zip(before, after):
-        if old.text != new.text and old.text.lower() not in ("a", "an"):
-            pos = wn_pos(old.tag)
-            lemma = lemma_of(old.text.lower(), pos) if pos else None
-            new_lemma = lemma_of(new.text.lower(), pos) if pos else None
-            return bool(lemma and new_lemma and new_lemma in table.allowed(lemma, pos))
-    return False
+    return {
+        label: lambda text, w=weight, first=first: scores[text][0] + w * scores[text][1] + (10.0 if first and vetted[text] else 0.0)
+        for label, weight, first in SELECTORS
+    }
 
 
 def certify_settings() -> list[str]:
