@@ -21,6 +21,7 @@ from robustqa.models import ModelSpec, model_slug, resolve_model
 from robustqa.prediction import DEFAULT_CHUNK, Runner, SetPredictions, predict_set, with_reused
 from robustqa.prediction_cache import PredictionCache, cache_key
 from robustqa.runs.layout import cache_file
+from robustqa.runs.reuse import check_reuse
 from robustqa.runs.schema import Cost, RunReport
 from robustqa.runs.write import write_run
 from robustqa.scoring import ModelOutcome, example_lines, model_entry, prediction_files, score_model
@@ -45,6 +46,7 @@ class EvalConfig:
     progress: bool = True
     rules: str = "auto"  # SQuAD rules: "auto" (from the files), "1.1" or "2.0"
     decisions: tuple[Path, ...] = ()  # review decisions made on the perturbed file (robustqa review)
+    overwrite: bool = False  # replace a folder that holds a different run
 
 
 @dataclass(frozen=True)
@@ -104,9 +106,16 @@ def measured_cost(runner: Any) -> Cost | None:
     )
 
 
-def eval_signature(data: EvalData, outcomes: Sequence[ModelOutcome], config: EvalConfig, na_prob_thresh: float) -> Signature:
+def default_run_folder(models: Sequence[str], set_name: str, root: Path = Path("runs")) -> Path:
+    """`runs/<model>-<set>`: the folder a run goes to when none is given (models joined with '+')."""
+    return root / f"{'+'.join(model_slug(name) for name in models)}-{set_name}"
+
+
+def eval_signature(
+    data: EvalData, outcomes: Sequence[ModelOutcome], config: EvalConfig, na_prob_thresh: float, *, models: Sequence[str] | None = None
+) -> Signature:
     """Data hashes, recipe (the shift), rules when v1.1, models with fingerprints, answer-changing settings,
-    bootstrap, seed; version last."""
+    bootstrap, seed; version last. `models` (ids) stands in for the outcomes before any model has run."""
     fields: dict[str, Any] = {
         "clean": data.clean_sha,
         "perturbed": data.perturbed_sha,
@@ -118,7 +127,7 @@ def eval_signature(data: EvalData, outcomes: Sequence[ModelOutcome], config: Eva
         fields["validated"] = list(data.review.decisions)
     if config.limit is not None:
         fields["limit"] = config.limit
-    fields["models"] = [f"{o.spec.model_id}@{o.fingerprint}" for o in outcomes]
+    fields["models"] = list(models) if models is not None else [f"{o.spec.model_id}@{o.fingerprint}" for o in outcomes]
     settings_fields = outcomes[0].settings_fields if outcomes else dict(config.settings.signature_fields())
     fields.update(settings_fields)
     if na_prob_thresh != DEFAULT_NA_PROB_THRESHOLD:
@@ -169,6 +178,10 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
         raise OutputError("is a file", path=str(output_dir), hint="give a folder for the run", setting="output_dir")
     factory = runner_factory or _default_runner_factory
     na_prob_thresh = max(DEFAULT_NA_PROB_THRESHOLD, float(config.settings.null_threshold))
+    if distributed.is_main_process():  # the data and models now; the settings as they ran, before writing
+        planned = eval_signature(data, [], config, na_prob_thresh, models=[f"{spec.model_id}@?" for spec in specs])
+        resolved_later = {*config.settings.signature_fields(), "precision"}
+        check_reuse(output_dir, planned, overwrite=config.overwrite, keys=[key for key, _ in planned.items if key not in resolved_later])
     outcomes: list[ModelOutcome] = []
     for spec in specs:
         runner = factory(spec, config.settings)
@@ -179,6 +192,7 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
     if not distributed.is_main_process():
         return None
     signature = eval_signature(data, outcomes, config, na_prob_thresh)
+    check_reuse(output_dir, signature, overwrite=config.overwrite)
     report = RunReport(
         signature=signature.format(),
         rules=data.rules,

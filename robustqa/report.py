@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from robustqa.attack.transfer import TRANSFER_NOTE, transfer_cells, transfer_table
-from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, markdown_table, model_rows, report_cells, rules_text, signatures
+from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, markdown_table, model_rows, report_cells, review_notes, rules_text, signatures
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
@@ -29,6 +29,7 @@ def render_markdown(runs: Sequence[Run]) -> str:
         "",
         *markdown_table(report_cells(runs), REPORT_COLUMNS),
         "",
+        *(f"{note}\n" for note in review_notes(runs)),
     ]
     columns, rows = transfer_table(runs)
     if rows:

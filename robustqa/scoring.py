@@ -20,7 +20,7 @@ from robustqa.models import ModelSpec
 from robustqa.prediction import SetPredictions
 from robustqa.runs.schema import Answered, Cost, Coverage, ExampleLine, ModelEntry, PredictionFiles
 from robustqa.squad import QAExample
-from robustqa.stats import Pair, build_pairs, compute_drop, flip_counts, score_intervals, worst_copy
+from robustqa.stats import Pair, build_pairs, compute_drop, flip_counts, score_intervals, variant_summary, worst_copy
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,7 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
         perturbed=summarize_set(outcome.perturbed_scores, outcome.answers("perturbed"), outcome.perturbed, outcome.rules),
         drop=compute_drop(pairs, resamples=resamples, seed=seed),
         worst_copy=worst_copy(pairs, [ex.id for ex in data.clean], c.has_answer, c.exact, c.f1, resamples=resamples, seed=seed),
+        variants=variant_summary(pairs, resamples=resamples, seed=seed),
         flips=flip_counts(pairs),
         coverage=Coverage(
             clean_questions=len(data.clean),

@@ -199,6 +199,63 @@ def worst_case_pairs(pairs: Sequence[Pair]) -> list[Pair]:
     return worst
 
 
+def mean_case_pairs(pairs: Sequence[Pair]) -> list[Pair]:
+    """One pair per clean question whose perturbed score is the mean over its variants: every question
+    weighs the same, however many variants it has."""
+    by_source: dict[str, list[Pair]] = {}
+    for pair in pairs:
+        by_source.setdefault(pair.source_id, []).append(pair)
+    return [
+        Pair(
+            perturbed_id=source,
+            source_id=source,
+            changed=any(p.changed for p in group),
+            has_answer=group[0].has_answer,
+            clean_exact=group[0].clean_exact,
+            clean_f1=group[0].clean_f1,
+            perturbed_exact=sum(p.perturbed_exact for p in group) / len(group),
+            perturbed_f1=sum(p.perturbed_f1 for p in group) / len(group),
+        )
+        for source, group in by_source.items()
+    ]
+
+
+def _scored(pairs: Sequence[Pair], *, resamples: int, seed: int) -> dict[str, Any]:
+    """Clean and perturbed EM/F1 of per-question pairs, and the drop with its paired interval (all, and
+    split by answerability)."""
+    n = len(pairs)
+
+    def mean(attribute: str) -> float | None:
+        return 100.0 * sum(getattr(p, attribute) for p in pairs) / n if n else None
+
+    drop = drop_with_interval(pairs, resamples=resamples, seed=seed)
+    drop.update(_split_by_answerability(pairs, resamples=resamples, seed=seed, keys=("questions", *_KEYS)))
+    return {
+        "questions": n,
+        "clean": {"exact": mean("clean_exact"), "f1": mean("clean_f1")},
+        "perturbed": {"exact": mean("perturbed_exact"), "f1": mean("perturbed_f1")},
+        "drop": drop,
+    }
+
+
+def variant_summary(pairs: Sequence[Pair], *, resamples: int, seed: int) -> dict[str, Any] | None:
+    """report.json's `variants` (docs/FORMATS.md): over the clean questions with at least one changed
+    variant, each question scored by its worst variant (wrong if any variant is wrong: the headline when a
+    set has several variants per question) and by the mean of its variants; None when no question has
+    more than one changed variant (then both equal the changed drop)."""
+    changed = [p for p in pairs if p.changed]
+    if not has_several_variants(changed):
+        return None
+    questions = len({p.source_id for p in changed})
+    return {
+        "questions": questions,
+        "variants": len(changed),
+        "variants_per_question": len(changed) / questions,
+        "worst": {**_scored(worst := worst_case_pairs(changed), resamples=resamples, seed=seed), "flips": flip_counts(worst)},
+        "mean": _scored(mean_case_pairs(changed), resamples=resamples, seed=seed),
+    }
+
+
 def has_several_variants(pairs: Sequence[Pair]) -> bool:
     return len({p.source_id for p in pairs}) < len(pairs)
 

@@ -6,6 +6,9 @@ comparison), which gives either the numbers (`numbers`, for scripts, JSON and th
 cells of the report table (`cells`). The renderers below take plain rows (dicts) and know nothing of runs.
 
 Runs of different shifts go side by side, each row saying what it compares (`Comparison`):
+- `worst-of-k`: with several changed variants per question (`--variants K`, the certified set), each changed
+  question scored by its worst variant (report.json's `variants.worst`): the headline row of such a run;
+- `mean-of-k`: the same questions, each scored by the mean of its variants (`variants.mean`);
 - `paired`: each perturbed question against the clean question it was made from (qads, AddSent copies);
 - `worst-copy`: the authors' protocol of AddSent, each clean question by its worst copy (report.json's
   `worst_copy`), a second row of the same run;
@@ -34,6 +37,8 @@ if TYPE_CHECKING:
 
 PAIRED, WORST_COPY, UNPAIRED, ALONE, CLEAN = "paired", "worst-copy", "unpaired", "alone", "clean"
 REVIEWED_VALID = "reviewed-valid"
+WORST_OF_K, MEAN_OF_K = "worst-of-k", "mean-of-k"
+VARIANT_VIEWS = {WORST_OF_K: "worst", MEAN_OF_K: "mean"}  # comparison -> its part of report.json's `variants`
 
 # The columns of the eval command's terminal table (and the first columns of every report table).
 COLUMNS = (
@@ -61,7 +66,8 @@ TABLE_NOTE = (
     "Δ = perturbed − clean over the paired questions (negative: the model fell), with a paired bootstrap 95% "
     "interval; *changed*: only the questions the recipe changed; *answerable*: only those with a gold answer (a model "
     "that abstains more often gains on the others). *Shift*: what shifted the data and which official rules scored it. "
-    "*Comparison* says what each row compares: a *worst copy* row scores "
+    "*Comparison* says what each row compares: with several variants per question, a *worst of K* row (the headline) "
+    "scores each changed question by its worst variant and a *mean of K* row by the mean of its variants; a *worst copy* row scores "
     "each clean question by its worst perturbed copy (the AddSent authors' protocol); an *unpaired* row sets a set of "
     "new questions beside the same model's clean SQuAD score (two-sample bootstrap interval); an *alone* row gives a "
     "set's score with its own interval. Cost: parameters, and the speed of the forward passes that ran in that run "
@@ -150,6 +156,12 @@ class ModelRow:
             return {**none, "questions": valid.get("questions"), "clean_em": vclean.get("exact"), "clean_f1": vclean.get("f1"),
                     "perturbed_em": vpert.get("exact"), "perturbed_f1": vpert.get("f1"), "drop_em": vdrop.get("exact"),
                     "drop_f1": vdrop.get("f1"), "drop_em_ci": _pair(vdrop.get("exact_ci")), "drop_f1_ci": _pair(vdrop.get("f1_ci"))}
+        if self.comparison in VARIANT_VIEWS:
+            view = self._variant_view()
+            vclean, vpert, vdrop = view.get("clean") or {}, view.get("perturbed") or {}, view.get("drop") or {}
+            return {**none, "questions": view.get("questions"), "clean_em": vclean.get("exact"), "clean_f1": vclean.get("f1"),
+                    "perturbed_em": vpert.get("exact"), "perturbed_f1": vpert.get("f1"), "drop_em": vdrop.get("exact"),
+                    "drop_f1": vdrop.get("f1"), "drop_em_ci": _pair(vdrop.get("exact_ci")), "drop_f1_ci": _pair(vdrop.get("f1_ci"))}
         if self.comparison == WORST_COPY:
             worst = self._part("worst_copy")
             wdrop = worst.get("drop") or {}
@@ -165,6 +177,10 @@ class ModelRow:
                     "perturbed_em_ci": _pair(own.get("exact")), "perturbed_f1_ci": _pair(own.get("f1"))}
         return {**none, "clean_em": clean.get("exact"), "clean_f1": clean.get("f1")}
 
+    def _variant_view(self) -> Mapping[str, Any]:
+        """The worst-of-K or mean-of-K part of report.json's `variants` this row shows."""
+        return self._part("variants").get(VARIANT_VIEWS[self.comparison]) or {}
+
     def numbers(self) -> dict[str, Any]:
         """Scores, differences with their intervals and flips, as numbers (None where the row has none)."""
         scores = self._scores()
@@ -176,6 +192,8 @@ class ModelRow:
             changed_count = self._part("valid").get("changed")
         elif self.comparison == WORST_COPY:
             changed_count = self._part("worst_copy").get("with_copies")
+        elif self.comparison in VARIANT_VIEWS:
+            changed_count = self._variant_view().get("questions")
         else:
             changed_count = changed.get("questions", self._part("coverage").get("changed")) if paired else None
         return {
@@ -215,6 +233,8 @@ class ModelRow:
             return self._part("drop").get("changed") or {}
         if self.comparison == REVIEWED_VALID:
             return (self._part("valid").get("drop") or {}).get("changed") or {}
+        if self.comparison in VARIANT_VIEWS:  # only changed questions: its drop is the changed drop
+            return self._variant_view().get("drop") or {}
         return {}
 
     def _flips(self) -> Mapping[str, int] | None:
@@ -222,6 +242,8 @@ class ModelRow:
             return self.entry.get("flips")
         if self.comparison == REVIEWED_VALID:
             return self._part("valid").get("flips")
+        if self.comparison == WORST_OF_K:
+            return self._variant_view().get("flips")
         return None
 
     def describe(self) -> str:
@@ -230,6 +252,11 @@ class ModelRow:
             return "paired: each perturbed question vs its clean question"
         if self.comparison == REVIEWED_VALID:
             return "paired, reviewed-valid: changed questions people did not accept are left out"
+        if self.comparison == WORST_OF_K:
+            k = self._part("variants").get("variants_per_question")
+            return f"worst of K: each changed question by its worst variant (K = {k:.2f} on average)" if k else "worst of K"
+        if self.comparison == MEAN_OF_K:
+            return "mean of K: each changed question by the mean of its variants"
         if self.comparison == WORST_COPY:
             return "paired: each clean question's worst copy (authors' protocol)"
         if self.comparison == UNPAIRED and self.reference is not None:
@@ -250,6 +277,8 @@ class ModelRow:
             changed_cell = f"{n['changed']} accepted of {coverage.get('changed', 0)} changed"
         elif paired:
             changed_cell = f"{coverage.get('changed', 0)}/{coverage.get('matched', 0)} ({100 * share:.1f}%)" if share is not None else "–"
+        elif self.comparison in VARIANT_VIEWS:
+            changed_cell = f"{n['changed']} questions, {self._part('variants').get('variants', 0)} variants"
         elif self.comparison == WORST_COPY and n["questions"]:
             changed_cell = f"{n['changed']}/{n['questions']} with copies"
         else:
@@ -344,8 +373,9 @@ def run_kind(run: Run) -> str:
 
 
 def model_rows(runs: Sequence[Run]) -> list[ModelRow]:
-    """The rows of every model of every run, runs in the order given: a paired run's row (and its worst-copy
-    row where report.json has one); a clean-only set's row against a reference run, or alone; a clean row."""
+    """The rows of every model of every run, runs in the order given: a paired run's worst-of-K and mean-of-K
+    rows where its questions have several variants, its row (and its worst-copy row where report.json has
+    one and no worst-of-K row says it); a clean-only set's row against a reference run, or alone; a clean row."""
     rows: list[ModelRow] = []
     labels = run_labels(runs)
     for label, run in zip(labels, runs):
@@ -354,10 +384,13 @@ def model_rows(runs: Sequence[Run]) -> list[ModelRow]:
         review = status.short() if status is not None else ""
         for entry in run.report.get("models", []):
             if kind == "paired":
+                if entry.get("variants"):  # several variants per question: worst-of-K is the headline
+                    rows.append(ModelRow(label, str(run.path), recipe, entry, WORST_OF_K, rules, review=review))
+                    rows.append(ModelRow(label, str(run.path), recipe, entry, MEAN_OF_K, rules, review=review))
                 rows.append(ModelRow(label, str(run.path), recipe, entry, PAIRED, rules, review=review))
-                if entry.get("valid"):
+                if (entry.get("valid") or {}).get("changed"):  # nothing accepted: no row that measured nothing
                     rows.append(ModelRow(label, str(run.path), recipe, entry, REVIEWED_VALID, rules, review=review))
-                if entry.get("worst_copy"):
+                if entry.get("worst_copy") and not entry.get("variants"):  # worst-of-K says it without the unchanged questions
                     rows.append(ModelRow(label, str(run.path), recipe, entry, WORST_COPY, rules))
             elif kind == "clean-only":
                 reference = _reference(run, entry, runs, labels)
@@ -365,6 +398,21 @@ def model_rows(runs: Sequence[Run]) -> list[ModelRow]:
             else:
                 rows.append(ModelRow(label, str(run.path), recipe, entry, CLEAN, rules))
     return rows
+
+
+def review_notes(runs: Sequence[Run]) -> list[str]:
+    """What each run's perturbed set went through, and why a reviewed-valid row is missing when reviewers
+    accepted none of its changed questions (a row of unchanged questions alone would read as no drop)."""
+    notes = []
+    for label, run in zip(run_labels(runs), runs):
+        status = ReviewStatus.from_dict(run.report.get("review"))
+        if status is None:
+            continue
+        prefix = f"{label}: " if label else ""
+        notes.append(f"{prefix}perturbed set {status.describe()}.")
+        if any(entry.get("valid") is not None and not entry["valid"].get("changed") for entry in run.report.get("models", [])):
+            notes.append(f"{prefix}the reviewers accepted none of the changed questions, so there is no reviewed-valid row.")
+    return notes
 
 
 def _reference(run: Run, entry: Mapping[str, Any], runs: Sequence[Run], labels: Sequence[str]) -> Reference | None:

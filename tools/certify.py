@@ -183,13 +183,198 @@ def calibration_sheet() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return lines, key
 
 
+JUDGMENTS = STUDY / "judgments"  # <reviewer>.jsonl and <reviewer>-calibration.jsonl; reviewer A<k>, B<k> judged sheet k
+PACKAGE = REPO / "robustqa" / "data" / "certified"
+SET_NAME = "certified@1"
+
+
+def reviewer_files() -> dict[int, tuple[Path, Path]]:
+    """Sheet number -> the two reviewers' judgment files, for the sheets both have finished."""
+    out = {}
+    for k in range(1, SHEETS + 1):
+        pair = (JUDGMENTS / f"A{k:02d}.jsonl", JUDGMENTS / f"B{k:02d}.jsonl")
+        if all(p.exists() for p in pair):
+            out[k] = pair
+    return out
+
+
+def _verdicts(sheet: Path, judged: Path) -> dict[int, dict[str, tuple[bool, int]]]:
+    """item -> label -> (same meaning, fluency), checked against the sheet (every label judged)."""
+    rows = {row["item"]: row for row in read_jsonl(judged)}
+    out = {}
+    for line in read_jsonl(sheet):
+        row = rows.get(line["item"])
+        if row is None:
+            sys.exit(f"{judged.relative_to(REPO)}: item {line['item']} of {sheet.name} has no judgment")
+        verdict = {}
+        for label in line["variants"]:
+            same, fluency = row["judged"][label]
+            verdict[label] = (bool(same), int(fluency))
+        out[line["item"]] = verdict
+    return out
+
+
+def calibration_agreement(reviewer: str) -> dict[str, Any] | None:
+    """A reviewer's agreement with shared/validity/judged-pairs-v1 on the 240 calibration items."""
+    from robustqa.review.stats import cohen_kappa
+
+    path = JUDGMENTS / f"{reviewer}-calibration.jsonl"
+    if not path.exists():
+        return None
+    mine = _verdicts(STUDY / "calibration.jsonl", path)
+    theirs, ours = [], []
+    for row in read_jsonl(STUDY / "calibration-key.jsonl"):
+        for label, (same, _fluency) in row["judged"].items():
+            theirs.append(bool(same))
+            ours.append(mine[row["item"]][label][0])
+    agree = sum(a == b for a, b in zip(theirs, ours))
+    return {"reviewer": reviewer, "items": len(theirs), "agreement": agree / len(theirs), "kappa": cohen_kappa(theirs, ours),
+            "same_meaning_share": sum(ours) / len(ours), "v1_same_meaning_share": sum(theirs) / len(theirs)}
+
+
+def certified_verdicts() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """variant id -> both reviewers' judgments, for every variant of every finished sheet; and the counts
+    behind the card (agreement between the two reviewers of a sheet)."""
+    from robustqa.review.stats import cohen_kappa
+
+    key = {row["item"]: row for row in read_jsonl(STUDY / "key.jsonl")}
+    verdicts: dict[str, dict[str, Any]] = {}
+    first_all, second_all = [], []
+    finished = reviewer_files()
+    for k, (first, second) in finished.items():
+        sheet = STUDY / f"sheet-{k:02d}.jsonl"
+        a, b = _verdicts(sheet, first), _verdicts(sheet, second)
+        for item, labels in a.items():
+            for label, (same_a, fluency_a) in labels.items():
+                same_b, fluency_b = b[item][label]
+                first_all.append(same_a)
+                second_all.append(same_b)
+                ids = key[item]["variants"][label]
+                verdicts[ids[0]] = {  # identical texts share a label: the first variant stands for them
+                    "reviewers": [
+                        {"reviewer": first.stem, "same_meaning": same_a, "fluency": fluency_a},
+                        {"reviewer": second.stem, "same_meaning": same_b, "fluency": fluency_b},
+                    ],
+                    "certified": same_a and same_b and min(fluency_a, fluency_b) >= 2,
+                }
+    counts = {
+        "sheets": sorted(finished),
+        "variants_judged": len(first_all),
+        "kappa": cohen_kappa(first_all, second_all),
+        "agreement": sum(x == y for x, y in zip(first_all, second_all)) / max(len(first_all), 1),
+    }
+    return verdicts, counts
+
+
+def _sha12(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def assemble() -> None:
+    """Write robustqa/data/certified/: the clean file and the certified variants, and print the card's figures."""
+    import shutil
+    from collections import Counter
+
+    verdicts, counts = certified_verdicts()
+    sheets_done = counts["sheets"]
+    if len(sheets_done) < SHEETS:
+        print(f"warning: only sheets {sheets_done} have both reviews; the set covers their questions only", file=sys.stderr)
+    document = candidates().document
+    kept_total, per_question, pairs = 0, Counter(), Counter()
+    judged_sources = set()
+    data = []
+    for article in document["data"]:
+        paragraphs = []
+        for paragraph in article["paragraphs"]:
+            qas = []
+            for qa in paragraph["qas"]:
+                verdict = verdicts.get(qa["id"])
+                if "source_id" in qa and qa["id"] in verdicts:
+                    judged_sources.add(qa["source_id"])
+                if verdict is None or not verdict["certified"]:
+                    continue
+                qas.append({**qa, "review": verdict["reviewers"]})
+                per_question[qa["source_id"]] += 1
+                for sub in qa["substitutions"]:
+                    pairs[(sub["original"].lower(), sub["replacement"].lower())] += 1
+            if qas:
+                paragraphs.append({**paragraph, "qas": qas})
+        if paragraphs:
+            data.append({**article, "paragraphs": paragraphs})
+    kept_total = sum(per_question.values())
+    calibration = [c for c in (calibration_agreement(f"{side}{k:02d}") for k in sheets_done for side in "AB") if c]
+    meta_study = json.loads((STUDY / "meta.json").read_text(encoding="utf-8"))
+    source_questions = sum(len(p["qas"]) for a in json.loads(SOURCE.read_text(encoding="utf-8"))["data"] for p in a["paragraphs"])
+    signature = "|".join([
+        f"shift:{SET_NAME}",
+        f"source:{SOURCE.name}#{_sha12(SOURCE)}",
+        f"candidates:{RECIPE} max_substitutions=1 threshold=0 variants={VARIANTS} seed={SEED}",
+        "reviewers:2 language-model agents per variant (not people)",
+        "kept:both same meaning and neither fluency 1",
+        f"kappa:{counts['kappa']:.3f}",
+        f"judgments:{_judgments_sha()}",
+        "robustqa:0.1.0",
+    ])
+    top_pair, top_count = pairs.most_common(1)[0] if pairs else (("-", "-"), 0)
+    summary = {
+        "name": SET_NAME,
+        "source": SOURCE.name,
+        "source_questions": source_questions,
+        "candidate_signature": meta_study["signature"],
+        "questions_judged": len(judged_sources),
+        "variants_judged": counts["variants_judged"],
+        "variants_certified": kept_total,
+        "questions_certified": len(per_question),
+        "coverage": len(per_question) / source_questions,
+        "variants_per_question": dict(sorted(Counter(per_question.values()).items())),
+        "kappa": counts["kappa"],
+        "agreement": counts["agreement"],
+        "distinct_pairs": len(pairs),
+        "top_pair": f"{top_pair[0]} -> {top_pair[1]}",
+        "top_pair_share": top_count / max(sum(pairs.values()), 1),
+        "calibration": calibration,
+    }
+    out = {
+        "version": "v2.0",
+        "signature": signature,
+        "robustqa": {
+            "set": summary,
+            "review": {
+                "counts": {"accepted": kept_total, "rejected": counts["variants_judged"] - kept_total, "unreviewed": 0},
+                "decisions": [{"reviewer": "two language-model agents per variant (not people)", "sha256": _judgments_sha(full=True)}],
+            },
+        },
+        "data": data,
+    }
+    PACKAGE.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(SOURCE, PACKAGE / "squad2-dev-half.json")
+    (PACKAGE / "certified-v1.json").write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    (STUDY / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps(summary, indent=2, ensure_ascii=False))
+
+
+def _judgments_sha(full: bool = False) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(JUDGMENTS.glob("*.jsonl")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    text = digest.hexdigest()
+    return text if full else text[:12]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("sheets", help="build the candidates and write the review sheets")
+    sub.add_parser("assemble", help="write the certified set from the judgments into the package")
     args = parser.parse_args()
     if args.command == "sheets":
         make_sheets(STUDY)
+    elif args.command == "assemble":
+        assemble()
 
 
 if __name__ == "__main__":

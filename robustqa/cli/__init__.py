@@ -35,6 +35,7 @@ _COMMANDS: dict[str, str] = {
 FLAG_HINTS: dict[str, str] = {
     "limit": "raise --limit or drop it",
     "output_dir": "choose another --output-dir",
+    "overwrite": "choose another --output-dir, or pass --overwrite to replace it",
     "run_dir": "give a run's --output-dir",
     "device": "use --device cpu or auto",
     "int8": "drop --int8 or use --device cpu",

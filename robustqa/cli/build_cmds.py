@@ -89,7 +89,7 @@ def _recipe(
 
 @click.command("build-dataset")
 @click.option("--input", "input_path", metavar="FILE", help="SQuAD 2.0 JSON file; default: the squad_v2 validation split through `datasets` (needs internet once)")
-@click.option("--output", "output_path", metavar="FILE", required=True, help="where to write the perturbed SQuAD 2.0 file")
+@click.option("--output", "output_path", metavar="FILE", default=None, help="where to write the perturbed SQuAD 2.0 file; default: <input name>-<recipe>.json here (squad2-dev-<recipe>.json for the hub split)")
 @click.option("--recipe", "recipe_name", default=DEFAULT_RECIPE, show_default=True, metavar="NAME", help=_RECIPE_HELP)
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
 @click.option("--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)")
@@ -102,7 +102,7 @@ def _recipe(
 @click.option("--validated", multiple=True, metavar="DECISIONS", help="apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat per reviewer)")
 def build_dataset(
     input_path: str | None,
-    output_path: str,
+    output_path: str | None,
     recipe_name: str,
     seed: int,
     rate: float | None,
@@ -124,7 +124,7 @@ def build_dataset(
     from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
 
     recipe = _recipe(recipe_name, rate=rate, protect=protect, settings=recipe_settings, **model_rules)
-    output = Path(output_path)
+    output = Path(output_path) if output_path is not None else default_output(input_path, recipe.ident)
     check_output_path(output)
     decisions = read_decision_files(validated) if validated else []
     perturbations.check_resources()
@@ -148,6 +148,12 @@ def build_dataset(
         document, review_lines = apply_to_document(document, decisions, name=f"this build of {output.name}")
     write_squad(document, output)
     click.echo("\n".join([build_summary(result.summary, output, document["signature"]), *review_lines]))
+
+
+def default_output(input_path: str | None, recipe: str) -> Path:
+    """`<input stem>-<recipe>.json` in the working folder; `squad2-dev-<recipe>.json` for the hub's dev split."""
+    stem = Path(input_path).stem if input_path is not None else "squad2-dev"
+    return Path(f"{stem}-{recipe}.json")
 
 
 def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Iterator[str]:

@@ -90,6 +90,8 @@ def print_eval_result(result: EvalResult) -> None:
     review = ReviewStatus.from_dict(result.report.get("review"))
     if review is not None:
         click.echo(f"perturbed set: {review.describe()}", err=True)
+        if any(entry.get("valid") is not None and not entry["valid"].get("changed") for entry in result.report["models"]):
+            click.echo("the reviewers accepted none of the changed questions, so there is no reviewed-valid row", err=True)
     costs = {entry["slug"]: entry.get("cost") for entry in result.report["models"]}
     for outcome in result.outcomes:
         parts = [f"clean: {outcome.clean.predicted} predicted, {outcome.clean.from_cache} from cache"]

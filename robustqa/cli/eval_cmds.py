@@ -16,9 +16,13 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 @click.command("eval")
 @click.argument("models", nargs=-1, required=True)
-@click.option("--clean", "clean_file", required=True, type=click.Path(path_type=Path, dir_okay=False), help="Official SQuAD 2.0 or v1.1 JSON file (e.g. dev-v2.0.json), or an imported set's clean.json.")
+@click.option("--clean", "clean_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Official SQuAD 2.0 or v1.1 JSON file (e.g. dev-v2.0.json), or an imported set's clean.json. "
+                   "Without --clean and --perturbed: the packaged reviewed benchmark (certified@1).")
 @click.option("--perturbed", "perturbed_file", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Perturbed file from `robustqa build-dataset` or `robustqa import`; omit to evaluate the clean set only.")
-@click.option("--output-dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache.")
+@click.option("--output-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache. Default: runs/<model>-<set>.")
+@click.option("--overwrite", is_flag=True, help="Replace a run folder that holds a different run (other data, models or settings).")
 @click.option("--batch-size", default=32, show_default=True, type=click.IntRange(min=1), help="Windows per forward pass.")
 @click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda (or cuda:N) or mps.")
 @click.option("--precision", default="auto", show_default=True, type=click.Choice(["auto", "fp32", "bf16", "fp16"]), help="auto: bf16/fp16 autocast on GPU, fp32 on CPU. bf16 on CPU is opt-in (faster where the CPU has native bf16 units; docs/benchmarks.md).")
@@ -38,9 +42,10 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def eval_command(
     models: tuple[str, ...],
-    clean_file: Path,
+    clean_file: Path | None,
     perturbed_file: Path | None,
-    output_dir: Path,
+    output_dir: Path | None,
+    overwrite: bool,
     batch_size: int,
     device: str,
     precision: str,
@@ -58,8 +63,20 @@ def eval_command(
 ) -> None:
     """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD (2.0 or v1.1): EM/F1 and the drop."""
     from robustqa import distributed
-    from robustqa.evaluation import EvalConfig, run_evaluation
+    from robustqa.evaluation import EvalConfig, default_run_folder, run_evaluation
     from robustqa.inference import InferenceSettings
+    from robustqa.packaged import get_set
+
+    if clean_file is None:
+        if perturbed_file is not None:
+            raise click.UsageError("--perturbed needs --clean (the file its questions were made from); give both, or neither for the packaged benchmark")
+        packaged = get_set()
+        clean_file, perturbed_file = packaged.clean_path, packaged.perturbed_path
+        set_name = packaged.slug
+    else:
+        set_name = (perturbed_file or clean_file).stem
+    if output_dir is None:
+        output_dir = default_run_folder(models, set_name)
 
     settings = InferenceSettings(
         max_seq_length=max_seq_length,
@@ -82,6 +99,7 @@ def eval_command(
         progress=not quiet,
         rules=rules.removeprefix("v"),
         decisions=decisions,
+        overwrite=overwrite,
     )
     try:
         result = run_evaluation(models, config)

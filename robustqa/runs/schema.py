@@ -104,6 +104,7 @@ class ModelEntry:
     coverage: Coverage
     cost: Cost | None = None
     valid: Mapping[str, Any] | None = None  # the drop on reviewed-valid questions, when review decisions were given
+    variants: Mapping[str, Any] | None = None  # worst-of-K and mean-of-K, when questions have several changed variants
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -116,6 +117,7 @@ class ModelEntry:
             "perturbed": self.perturbed,
             "drop": self.drop,
             "worst_copy": self.worst_copy,
+            **({"variants": self.variants} if self.variants is not None else {}),
             "flips": self.flips,
             "coverage": self.coverage.to_dict(),
             "cost": self.cost.to_dict() if self.cost is not None else None,

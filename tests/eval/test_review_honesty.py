@@ -128,3 +128,20 @@ def test_the_eval_command_takes_decisions_files(tmp_path, squad_files, monkeypat
                                       "--validated", str(ann), "--quiet"])
     assert result.exit_code == 0, result.output
     assert calls["decisions"] == (ann,)
+
+
+def test_nothing_accepted_gives_no_reviewed_valid_row_but_a_line_saying_so(tmp_path, squad_files, fake_factory):
+    from robustqa.charts import headline_figure
+    from robustqa.tables import REVIEWED_VALID, model_rows
+
+    clean, perturbed = squad_files
+    ann = decisions_file(tmp_path / "ann.json", perturbed, "ann", {"a1": ("rejected", "meaning_changed"), "b1": ("rejected", "ungrammatical")})
+    result = run(tmp_path, clean, perturbed, fake_factory, (ann,))
+    assert result.report["models"][0]["valid"]["changed"] == 0
+    runs = [load_run(tmp_path / "run")]
+    assert REVIEWED_VALID not in [row.comparison for row in model_rows(runs)]
+    table = render_markdown(runs)
+    assert "reviewed-valid" not in table.split("\n\n")[2]  # the table itself
+    assert "accepted none of the changed questions, so there is no reviewed-valid row" in table
+    labels = [text.get_text() for axis in headline_figure(model_rows(runs)).axes for text in axis.get_yticklabels() + axis.get_xticklabels()]
+    assert not any("reviewed-valid" in label for label in labels)

@@ -1,0 +1,139 @@
+"""The packaged reviewed benchmark (certified@1) beside the recipes, for the shared models on the held-out
+articles, and what the bare `robustqa eval MODEL` costs on this CPU.
+
+1. Drop on the four held-out articles (the shared models never saw them): `qads@1.1`, `qads@2.0` and
+   `qads@2.1` built on squad2-dev-heldout.json, and the certified variants of the same questions, each
+   evaluated with `robustqa eval` as a user would. Columns: the F1 drop on changed answerable questions
+   (every variant a pair), then per question its worst variant (worst-of-K, the headline) and the mean of
+   its variants (mean-of-K), each with its paired bootstrap 95% interval. One-variant recipes have
+   worst = mean = the changed drop.
+2. The attack over the certified space: every certified variant of a question is one model query, so an
+   exhaustive attack with a budget of K queries is the worst-of-K pairing; its success is the share of
+   the clean-right answerable questions that some certified variant turns wrong (Wilson interval), and
+   no flip it finds needs a validity caveat: both reviewers kept every variant.
+3. `robustqa eval MODEL` with no data option (the 6,078 clean questions and every certified variant):
+   wall time and peak memory (max resident set of the process), so a user can size a run.
+
+    NLTK_DATA=../shared/nltk_data python benchmarks/certified_drop.py [--work DIR] [--skip-bare]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from _common import REPO, SHARED, recorded, robustqa_command
+
+HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
+MODELS = (SHARED / "models" / "minilm-squad2-mini", SHARED / "models" / "minilm-squad2-wiki")
+RECIPES = ("qads@1.1", "qads@2.0", "qads@2.1")
+
+
+def certified_heldout(work: Path) -> Path:
+    """The certified variants of the held-out questions, as their own perturbed file."""
+    from robustqa.packaged import get_set
+
+    heldout_ids = {qa["id"] for a in json.loads(HELDOUT.read_text(encoding="utf-8"))["data"] for p in a["paragraphs"] for qa in p["qas"]}
+    document = json.loads(get_set().perturbed_path.read_text(encoding="utf-8"))
+    data = []
+    for article in document["data"]:
+        paragraphs = [dict(p, qas=[qa for qa in p["qas"] if qa["source_id"] in heldout_ids]) for p in article["paragraphs"]]
+        paragraphs = [p for p in paragraphs if p["qas"]]
+        if paragraphs:
+            data.append(dict(article, paragraphs=paragraphs))
+    path = work / "certified-heldout.json"
+    path.write_text(json.dumps(dict(document, data=data), ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def evaluate(model: Path, perturbed: Path, run_dir: Path) -> dict[str, Any]:
+    subprocess.run([*robustqa_command(), "eval", str(model), "--clean", str(HELDOUT), "--perturbed", str(perturbed), "--output-dir", str(run_dir),
+                    "--quiet", "--overwrite"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return json.loads((run_dir / "report.json").read_text(encoding="utf-8"))["models"][0]
+
+
+def interval(value: float | None, ci: list[float] | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:+.2f} [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else f"{value:+.2f}"
+
+
+def attack_success(entry: dict[str, Any], run_dir: Path) -> tuple[int, int]:
+    """(answerable questions right on clean that some certified variant turns wrong, answerable questions
+    right on clean with a certified variant), from the run's examples.jsonl."""
+    right, flipped = set(), set()
+    for line in (run_dir / "examples.jsonl").read_text(encoding="utf-8").splitlines():
+        example = json.loads(line)
+        if not example.get("changed") or not example.get("answerable"):
+            continue
+        source = example["source_id"]
+        if example["clean_exact"]:
+            right.add(source)
+            if not example["perturbed_exact"]:
+                flipped.add(source)
+    return len(flipped), len(right)
+
+
+def bare_eval(work: Path, model: Path) -> tuple[float, float, dict[str, Any]]:
+    """Wall seconds and peak resident MiB of `robustqa eval MODEL` (no data option) in an empty folder."""
+    folder = work / "bare"
+    folder.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    subprocess.run([*robustqa_command(), "eval", str(model), "--quiet", "--overwrite"], cwd=folder, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.perf_counter() - started
+    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    report = json.loads(next(folder.glob("runs/*/report.json")).read_text(encoding="utf-8"))
+    return seconds, peak_mib, report
+
+
+def main() -> None:
+    from robustqa.stats import wilson_interval
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--work", type=Path, default=REPO / "runs" / "certified-drop")
+    parser.add_argument("--skip-bare", action="store_true", help="leave out the timing of the whole bare eval (minutes)")
+    args = parser.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    built = {}
+    for recipe in RECIPES:
+        built[recipe] = args.work / f"{recipe.replace('@', '-')}-heldout.json"
+        subprocess.run([*robustqa_command(), "build-dataset", "--input", str(HELDOUT), "--output", str(built[recipe]), "--recipe", recipe],
+                       check=True, stdout=subprocess.DEVNULL)
+    built["certified@1"] = certified_heldout(args.work)
+    with recorded(__file__):
+        for model in MODELS:
+            print(f"{model.name} on {HELDOUT.name} (1,494 questions, 4 articles it never saw); official SQuAD 2.0 F1, points")
+            header = f"{'set':<12} {'clean F1':>8} {'questions':>9} {'variants':>8} {'ΔF1 changed answerable':>26} {'worst-of-K, answerable':>26} {'mean-of-K, answerable':>26}"
+            print(header)
+            for name, path in built.items():
+                run_dir = args.work / f"run-{model.name}-{name.replace('@', '-')}"
+                entry = evaluate(model, path, run_dir)
+                changed = entry["drop"]["changed"]
+                variants = entry.get("variants")
+                worst = (variants or {}).get("worst", {}).get("drop") or changed
+                mean = (variants or {}).get("mean", {}).get("drop") or changed
+                questions = (variants or {}).get("questions", changed["questions"])
+                print(f"{name:<12} {entry['clean']['f1']:>8.2f} {questions:>9,} {changed['questions']:>8,} {interval(changed['HasAns_f1'], changed['HasAns_f1_ci']):>26}"
+                      f" {interval(worst['HasAns_f1'], worst['HasAns_f1_ci']):>26} {interval(mean['HasAns_f1'], mean['HasAns_f1_ci']):>26}")
+                if name == "certified@1":
+                    flipped, right = attack_success(entry, run_dir)
+                    low, high = wilson_interval(flipped, right)
+                    certified_attack = f"{flipped} / {right} = {100 * flipped / max(right, 1):.1f}% [{100 * low:.1f}%, {100 * high:.1f}%]"
+            print(f"attack over the certified space (every certified variant queried): {certified_attack} of the answerable questions it got right")
+            print()
+        if not args.skip_bare:
+            seconds, peak, report = bare_eval(args.work, MODELS[0])
+            entry = report["models"][0]
+            questions = entry["coverage"]["clean_questions"] + entry["coverage"]["changed"]
+            print(f"robustqa eval {MODELS[0].name} (no data option: {entry['coverage']['clean_questions']:,} clean questions and "
+                  f"{entry['coverage']['changed']:,} certified variants, {questions:,} predictions) on 2 CPU cores, fp32, batch 32:")
+            print(f"  wall time {seconds:.0f} s ({1000 * seconds / questions:.1f} ms per prediction), peak memory {peak:.0f} MiB (max resident set)")
+
+
+if __name__ == "__main__":
+    main()
