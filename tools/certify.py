@@ -183,17 +183,129 @@ def calibration_sheet() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return lines, key
 
 
+WIDE_PER_WORD = 4  # round 2: at most this many synonyms of each word, most frequent sense first
+WIDE_MAX = 10  # round 2: at most this many new variants of a question
+
+
+def wide_recipe() -> Any:
+    """Round 2's space: QADS's positions with no validity gate, every single-word synonym of any sense of
+    one content word, common enough to read (Zipf >= 2.5, at most 2.5 below the word): the reviewers are
+    the gate (the space of benchmarks/coverage_ceiling.py)."""
+    from perturbations.builtin_recipes import constraints_1_1
+    from perturbations.lexicon import sense_names, synset_lemmas
+    from perturbations.recipes import Budget, Recipe, VettedSynonyms
+    from perturbations.synonym_gates import Rarity, SingleWord
+
+    class AnySynonym(VettedSynonyms):
+        def allowed(self, lemma: str, pos: str) -> tuple[str, ...]:
+            return tuple(dict.fromkeys(name for sense, _ in sense_names(lemma, pos) for name, _count in synset_lemmas(sense)))
+
+    return Recipe(
+        name="certify-wide", version="1", fields=frozenset({"question"}), citation="tools/certify.py round 2",
+        description="every single-word WordNet synonym of any sense of one content word",
+        transformation=AnySynonym(), constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
+        budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
+    )
+
+
+def wide_variants(recipe: Any, question: str, context: str, seen: set[str]) -> list[dict[str, Any]]:
+    """Round 2's new one-edit variants of a question (texts not judged before), with their edit records."""
+    from perturbations.engine import apply_edits, search_space
+
+    space = search_space(recipe, question, wsd_context=context)
+    out: list[dict[str, Any]] = []
+    for position in space.positions:
+        for replacement in position.candidates[:WIDE_PER_WORD]:
+            result = apply_edits(space, {position.index: replacement})
+            if result.perturbed == question or result.perturbed in seen:
+                continue
+            seen.add(result.perturbed)
+            out.append({"question": result.perturbed, "substitutions": result.to_dict()["substitutions"]})
+    return out[:WIDE_MAX]
+
+
+def make_wide_sheet(k: int) -> None:
+    """Round 2 for round 1's sheet k, once both its reviews are in: every question of it without a certified
+    variant a reviewer found natural gets the wider space's other variants, on sheet wide-<k>. Sheet
+    SHEETS + 1 holds the questions the wide build left unchanged (round 1 had no variant of them)."""
+    from robustqa.squad import load_squad
+
+    target = STUDY / f"wide-sheet-{k:02d}.jsonl"
+    if target.exists():
+        sys.exit(f"{target.relative_to(REPO)} exists: a review is never redrawn in place")
+    verdicts, _ = certified_verdicts(rounds=(1,))
+    key = read_jsonl(STUDY / "key.jsonl")
+    items = {line["item"] for line in read_jsonl(STUDY / f"sheet-{k:02d}.jsonl")} if k <= SHEETS else set()
+    shown_texts: dict[str, set[str]] = {}
+    natural: set[str] = set()
+    sheet_sources = []
+    for row in key:
+        ids = [i for label_ids in row["variants"].values() for i in label_ids]
+        if row["item"] in items:
+            sheet_sources.append(row["source_id"])
+        for variant_id in ids:
+            verdict = verdicts.get(variant_id)
+            if verdict and verdict["certified"] and max(r["fluency"] for r in verdict["reviewers"]) == 3:
+                natural.add(row["source_id"])
+    examples = {}
+    for article in load_squad(SOURCE).articles:
+        for paragraph in article.paragraphs:
+            for q in paragraph.qas:
+                examples[q.id] = (q, paragraph.context)
+    if k == SHEETS + 1:  # the questions round 1 had no variant of
+        in_key = {row["source_id"] for row in key}
+        sheet_sources += [qid for qid in examples if qid not in in_key]
+    candidates_text = {}
+    for line in read_jsonl(STUDY / f"sheet-{k:02d}.jsonl") if k <= SHEETS else []:
+        shown_texts[line["question"]] = set(line["variants"].values())
+    recipe = wide_recipe()
+    lines, key_rows = [], []
+    for source_id in sheet_sources:
+        if source_id in natural:
+            continue
+        q, context = examples[source_id]
+        seen = set(shown_texts.get(q.question, set()))
+        new = wide_variants(recipe, q.question, context, seen)
+        if not new:
+            continue
+        random.Random(f"{DEAL_SEED}:wide:{source_id}").shuffle(new)
+        labels = _labels(len(new))
+        evidence = q.answers or q.plausible_answers
+        sentence = ""
+        if evidence:
+            from robustqa.review.items import sentence_around
+
+            start = evidence[0].answer_start
+            s0, e0 = sentence_around(context, start, start + len(evidence[0].text))
+            sentence = context[s0:e0]
+        number = 100000 * k + len(lines) + 1
+        answer = " | ".join(dict.fromkeys(a.text for a in q.answers)) if q.answers and not q.is_impossible else "no answer"
+        lines.append({"item": number, "question": q.question, "answer": answer, "sentence": sentence,
+                      "variants": {label: v["question"] for label, v in zip(labels, new)}})
+        key_rows.append({"item": number, "source_id": source_id,
+                         "variants": {label: dict(v, id=f"{source_id}-w{i + 1}") for i, (label, v) in enumerate(zip(labels, new))}})
+        candidates_text[source_id] = len(new)
+    write_jsonl(target, lines)
+    write_jsonl(STUDY / f"wide-key-{k:02d}.jsonl", key_rows)
+    print(f"wide sheet {k}: {len(lines)} questions, {sum(len(line['variants']) for line in lines)} variants")
+
+
 JUDGMENTS = STUDY / "judgments"  # <reviewer>.jsonl and <reviewer>-calibration.jsonl; reviewer A<k>, B<k> judged sheet k
 PACKAGE = REPO / "robustqa" / "data" / "certified"
 SET_NAME = "certified@1"
 
 
-def reviewer_files() -> dict[int, tuple[Path, Path]]:
-    """Sheet number -> the two reviewers' judgment files, for the sheets both have finished."""
+# round -> (sheet file, key file, the two reviewers' prefixes); reviewer <prefix><k> judged sheet k of the round
+ROUNDS = {1: ("sheet-{k:02d}.jsonl", "key.jsonl", ("A", "B")), 2: ("wide-sheet-{k:02d}.jsonl", "wide-key-{k:02d}.jsonl", ("C", "D"))}
+
+
+def reviewer_files(round_: int) -> dict[int, tuple[Path, Path]]:
+    """Sheet number -> the two reviewers' judgment files, for the round's sheets both have finished."""
     out = {}
-    for k in range(1, SHEETS + 1):
-        pair = (JUDGMENTS / f"A{k:02d}.jsonl", JUDGMENTS / f"B{k:02d}.jsonl")
-        if all(p.exists() for p in pair):
+    for k in range(1, SHEETS + 2):
+        first, second = ROUNDS[round_][2]
+        pair = (JUDGMENTS / f"{first}{k:02d}.jsonl", JUDGMENTS / f"{second}{k:02d}.jsonl")
+        if all(p.exists() for p in pair) and (STUDY / ROUNDS[round_][0].format(k=k)).exists():
             out[k] = pair
     return out
 
@@ -232,33 +344,42 @@ def calibration_agreement(reviewer: str) -> dict[str, Any] | None:
             "same_meaning_share": sum(ours) / len(ours), "v1_same_meaning_share": sum(theirs) / len(theirs)}
 
 
-def certified_verdicts() -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
-    """variant id -> both reviewers' judgments, for every variant of every finished sheet; and the counts
-    behind the card (agreement between the two reviewers of a sheet)."""
+def certified_verdicts(rounds: tuple[int, ...] = (1, 2)) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """variant id -> both reviewers' judgments (and, for round 2, the variant itself), for every variant of
+    every finished sheet; and the counts behind the card (agreement between the two reviewers of a sheet)."""
     from robustqa.review.stats import cohen_kappa
 
-    key = {row["item"]: row for row in read_jsonl(STUDY / "key.jsonl")}
     verdicts: dict[str, dict[str, Any]] = {}
     first_all, second_all = [], []
-    finished = reviewer_files()
-    for k, (first, second) in finished.items():
-        sheet = STUDY / f"sheet-{k:02d}.jsonl"
-        a, b = _verdicts(sheet, first), _verdicts(sheet, second)
-        for item, labels in a.items():
-            for label, (same_a, fluency_a) in labels.items():
-                same_b, fluency_b = b[item][label]
-                first_all.append(same_a)
-                second_all.append(same_b)
-                ids = key[item]["variants"][label]
-                verdicts[ids[0]] = {  # identical texts share a label: the first variant stands for them
-                    "reviewers": [
-                        {"reviewer": first.stem, "same_meaning": same_a, "fluency": fluency_a},
-                        {"reviewer": second.stem, "same_meaning": same_b, "fluency": fluency_b},
-                    ],
-                    "certified": same_a and same_b and min(fluency_a, fluency_b) >= 2,
-                }
+    finished = {}
+    for round_ in rounds:
+        sheet_name, key_name, _ = ROUNDS[round_]
+        done = reviewer_files(round_)
+        finished[round_] = sorted(done)
+        for k, (first, second) in done.items():
+            sheet = STUDY / sheet_name.format(k=k)
+            key = {row["item"]: row for row in read_jsonl(STUDY / key_name.format(k=k))}
+            a, b = _verdicts(sheet, first), _verdicts(sheet, second)
+            for item, labels in a.items():
+                for label, (same_a, fluency_a) in labels.items():
+                    same_b, fluency_b = b[item][label]
+                    first_all.append(same_a)
+                    second_all.append(same_b)
+                    shown = key[item]["variants"][label]
+                    variant = shown if isinstance(shown, dict) else None
+                    variant_id = variant["id"] if variant else shown[0]  # identical texts share a label: the first stands for them
+                    verdicts[variant_id] = {
+                        "round": round_,
+                        "source_id": key[item]["source_id"],
+                        "variant": variant,
+                        "reviewers": [
+                            {"reviewer": first.stem, "same_meaning": same_a, "fluency": fluency_a},
+                            {"reviewer": second.stem, "same_meaning": same_b, "fluency": fluency_b},
+                        ],
+                        "certified": same_a and same_b and min(fluency_a, fluency_b) >= 2,
+                    }
     counts = {
-        "sheets": sorted(finished),
+        "sheets": finished,
         "variants_judged": len(first_all),
         "kappa": cohen_kappa(first_all, second_all),
         "agreement": sum(x == y for x, y in zip(first_all, second_all)) / max(len(first_all), 1),
@@ -272,47 +393,69 @@ def _sha12(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
+KEEP = 3  # certified variants kept per question at most: the most natural first (both reviewers' fluency)
+
+
+def _rank(verdict: dict[str, Any]) -> tuple[int, int, int]:
+    fluency = [r["fluency"] for r in verdict["reviewers"]]
+    return (-min(fluency), -sum(fluency), verdict["round"])
+
+
 def assemble() -> None:
     """Write robustqa/data/certified/: the clean file and the certified variants, and print the card's figures."""
     import shutil
     from collections import Counter
 
     verdicts, counts = certified_verdicts()
-    sheets_done = counts["sheets"]
-    if len(sheets_done) < SHEETS:
-        print(f"warning: only sheets {sheets_done} have both reviews; the set covers their questions only", file=sys.stderr)
-    document = candidates().document
-    kept_total, per_question, pairs = 0, Counter(), Counter()
-    judged_sources = set()
+    if len(counts["sheets"][1]) < SHEETS:
+        print(f"warning: only sheets {counts['sheets'][1]} have both reviews; the set covers their questions only", file=sys.stderr)
+    by_source: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for variant_id, verdict in verdicts.items():
+        if verdict["certified"]:
+            by_source.setdefault(verdict["source_id"], []).append((variant_id, verdict))
+    kept = {}
+    for source_id, group in by_source.items():
+        group.sort(key=lambda item: _rank(item[1]))  # stable: candidate order within a rank
+        kept.update(group[:KEEP])
+    round_one = {qa["id"]: qa for a in candidates().document["data"] for p in a["paragraphs"] for qa in p["qas"]}
+    source = json.loads(SOURCE.read_text(encoding="utf-8"))
+    per_question, pairs, natural = Counter(), Counter(), 0
     data = []
-    for article in document["data"]:
+    for article in source["data"]:
         paragraphs = []
         for paragraph in article["paragraphs"]:
             qas = []
-            for qa in paragraph["qas"]:
-                verdict = verdicts.get(qa["id"])
-                if "source_id" in qa and qa["id"] in verdicts:
-                    judged_sources.add(qa["source_id"])
-                if verdict is None or not verdict["certified"]:
-                    continue
-                qas.append({**qa, "review": verdict["reviewers"]})
-                per_question[qa["source_id"]] += 1
-                for sub in qa["substitutions"]:
-                    pairs[(sub["original"].lower(), sub["replacement"].lower())] += 1
+            for clean in paragraph["qas"]:
+                chosen = sorted((vid for vid in kept if verdicts[vid]["source_id"] == clean["id"]), key=lambda vid: _rank(verdicts[vid]))
+                for variant_id in chosen:
+                    verdict = verdicts[variant_id]
+                    if verdict["variant"] is None:
+                        qa = dict(round_one[variant_id])
+                    else:
+                        qa = {**clean, "id": variant_id, "source_id": clean["id"], "question": verdict["variant"]["question"],
+                              "original_question": clean["question"], "substitutions": verdict["variant"]["substitutions"]}
+                    qa["review"] = verdict["reviewers"]
+                    qas.append(qa)
+                    per_question[clean["id"]] += 1
+                    natural += min(r["fluency"] for r in verdict["reviewers"]) == 3
+                    for sub in qa["substitutions"]:
+                        pairs[(sub["original"].lower(), sub["replacement"].lower())] += 1
             if qas:
                 paragraphs.append({**paragraph, "qas": qas})
         if paragraphs:
             data.append({**article, "paragraphs": paragraphs})
     kept_total = sum(per_question.values())
-    calibration = [c for c in (calibration_agreement(f"{side}{k:02d}") for k in sheets_done for side in "AB") if c]
+    reviewers = sorted({r["reviewer"] for v in verdicts.values() for r in v["reviewers"]})
+    calibration = [c for c in map(calibration_agreement, reviewers) if c]
     meta_study = json.loads((STUDY / "meta.json").read_text(encoding="utf-8"))
-    source_questions = sum(len(p["qas"]) for a in json.loads(SOURCE.read_text(encoding="utf-8"))["data"] for p in a["paragraphs"])
+    source_questions = sum(len(p["qas"]) for a in source["data"] for p in a["paragraphs"])
+    certified_variants = sum(v["certified"] for v in verdicts.values())
     signature = "|".join([
         f"shift:{SET_NAME}",
         f"source:{SOURCE.name}#{_sha12(SOURCE)}",
-        f"candidates:{RECIPE} max_substitutions=1 threshold=0 variants={VARIANTS} seed={SEED}",
+        f"candidates:{RECIPE} max_substitutions=1 threshold=0 variants={VARIANTS} seed={SEED}; wider space {WIDE_PER_WORD} synonyms a word",
         "reviewers:2 language-model agents per variant (not people)",
-        "kept:both same meaning and neither fluency 1",
+        f"kept:both same meaning and neither fluency 1; at most {KEEP} a question, most natural first",
         f"kappa:{counts['kappa']:.3f}",
         f"judgments:{_judgments_sha()}",
         "robustqa:0.1.0",
@@ -323,9 +466,13 @@ def assemble() -> None:
         "source": SOURCE.name,
         "source_questions": source_questions,
         "candidate_signature": meta_study["signature"],
-        "questions_judged": len(judged_sources),
+        "sheets": counts["sheets"],
+        "questions_judged": len({v["source_id"] for v in verdicts.values()}),
         "variants_judged": counts["variants_judged"],
+        "variants_judged_by_round": dict(Counter(v["round"] for v in verdicts.values())),
+        "variants_both_kept": certified_variants,
         "variants_certified": kept_total,
+        "variants_natural_by_both": natural,
         "questions_certified": len(per_question),
         "coverage": len(per_question) / source_questions,
         "variants_per_question": dict(sorted(Counter(per_question.values()).items())),
@@ -334,15 +481,16 @@ def assemble() -> None:
         "distinct_pairs": len(pairs),
         "top_pair": f"{top_pair[0]} -> {top_pair[1]}",
         "top_pair_share": top_count / max(sum(pairs.values()), 1),
+        "top_pairs": [[f"{a} -> {b}", n] for (a, b), n in pairs.most_common(10)],
         "calibration": calibration,
     }
     out = {
         "version": "v2.0",
         "signature": signature,
         "robustqa": {
-            "set": summary,
+            "set": {key: value for key, value in summary.items() if key not in ("calibration", "top_pairs")},
             "review": {
-                "counts": {"accepted": kept_total, "rejected": counts["variants_judged"] - kept_total, "unreviewed": 0},
+                "counts": {"accepted": kept_total, "rejected": counts["variants_judged"] - certified_variants, "unreviewed": 0},
                 "decisions": [{"reviewer": "two language-model agents per variant (not people)", "sha256": _judgments_sha(full=True)}],
             },
         },
@@ -352,7 +500,7 @@ def assemble() -> None:
     shutil.copyfile(SOURCE, PACKAGE / "squad2-dev-half.json")
     (PACKAGE / "certified-v1.json").write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     (STUDY / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(json.dumps(summary, indent=2, ensure_ascii=False))
+    print(json.dumps({k: v for k, v in summary.items() if k != "calibration"}, indent=2, ensure_ascii=False))
 
 
 def _judgments_sha(full: bool = False) -> str:
@@ -370,9 +518,13 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("sheets", help="build the candidates and write the review sheets")
     sub.add_parser("assemble", help="write the certified set from the judgments into the package")
+    wide = sub.add_parser("widen", help="round 2: the wider space for round 1's sheet K's questions without a natural certified variant")
+    wide.add_argument("sheet", type=int)
     args = parser.parse_args()
     if args.command == "sheets":
         make_sheets(STUDY)
+    elif args.command == "widen":
+        make_wide_sheet(args.sheet)
     elif args.command == "assemble":
         assemble()
 
