@@ -503,6 +503,116 @@ def assemble() -> None:
     print(json.dumps({k: v for k, v in summary.items() if k != "calibration"}, indent=2, ensure_ascii=False))
 
 
+AUDIT = STUDY / "audit"
+AUDIT_SEED, AUDIT_CERTIFIED, AUDIT_DECOYS = 4099, 100, 40
+AUDIT_RULES = """# Rules: does an edited question keep its meaning?
+
+Each line of your sheet is one QUESTION about a Wikipedia passage, with the gold ANSWER (or "no answer": the
+passage does not answer it), the SENTENCE of the passage that holds the answer (or a plausible wrong answer),
+and the EDITED question: the question with a word replaced. Judge the edited question.
+
+The rules (verbatim from the rules of the earlier blind judgments):
+
+- `same_meaning` (true/false): a reader of the passage would give the same answer (or still none, for the
+  same reason). False for a wrong sense ("refuse" -> "garbage"), a broken fixed term ("particle physics" ->
+  "natural philosophies", "combustion engine" -> "burning engine"), a changed question, or a question too
+  garbled to recover. Mild stylistic oddity with the meaning intact is true.
+- `fluency`: 3 natural English a person could have written; 2 understandable but awkward or slightly
+  ungrammatical; 1 ungrammatical or nonsensical.
+- `note`: the problem words.
+
+Judge every line yourself, by reading it; do not write a program that decides for you, and do not look at any
+file other than your sheet, these rules and the file you write.
+
+## What to write
+One JSON line per sheet line, in the order of the sheet, to the file you are given:
+`{"item": 7, "same_meaning": true, "fluency": 3, "note": ""}`
+"""
+
+
+def shown_variants() -> dict[str, dict[str, str]]:
+    """Every judged variant by id, as its sheet showed it: question, answer, sentence and the variant."""
+    out = {}
+    for round_, (sheet_name, key_name, _) in ROUNDS.items():
+        for k in range(1, SHEETS + 2):
+            sheet, key = STUDY / sheet_name.format(k=k), STUDY / key_name.format(k=k)
+            if not sheet.exists() or not key.exists():
+                continue
+            keyed = {row["item"]: row for row in read_jsonl(key)}
+            for line in read_jsonl(sheet):
+                for label, text in line["variants"].items():
+                    shown = keyed[line["item"]]["variants"][label]
+                    variant_id = shown["id"] if isinstance(shown, dict) else shown[0]
+                    out[variant_id] = {"question": line["question"], "answer": line["answer"], "sentence": line["sentence"], "edited": text}
+    return out
+
+
+def make_audit_sheet() -> None:
+    """A fresh blind audit of the packaged set: 100 random certified variants, with 40 variants the
+    certification rejected mixed in (so that a reviewer cannot assume every item is good), shuffled, the
+    source hidden; judged by two reviewers who certified nothing."""
+    if (AUDIT / "sheet.jsonl").exists():
+        sys.exit(f"{AUDIT.relative_to(REPO)} has a sheet: an audit is never redrawn in place")
+    packaged = json.loads((PACKAGE / "certified-v1.json").read_text(encoding="utf-8"))
+    certified = sorted(qa["id"] for a in packaged["data"] for p in a["paragraphs"] for qa in p["qas"])
+    verdicts, _ = certified_verdicts()
+    rejected = sorted(vid for vid, v in verdicts.items() if not v["certified"])
+    rng = random.Random(AUDIT_SEED)
+    rows = [("certified", vid) for vid in rng.sample(certified, AUDIT_CERTIFIED)] + [("rejected", vid) for vid in rng.sample(rejected, AUDIT_DECOYS)]
+    rng.shuffle(rows)
+    shown = shown_variants()
+    sheet, key = [], []
+    for number, (kind, vid) in enumerate(rows, start=1):
+        sheet.append({"item": number, **shown[vid]})
+        key.append({"item": number, "kind": kind, "id": vid})
+    AUDIT.mkdir(parents=True, exist_ok=True)
+    (AUDIT / "RULES.md").write_text(AUDIT_RULES, encoding="utf-8")
+    write_jsonl(AUDIT / "sheet.jsonl", sheet)
+    write_jsonl(AUDIT / "key.jsonl", key)
+    print(f"audit sheet: {len(sheet)} items ({AUDIT_CERTIFIED} certified, {AUDIT_DECOYS} rejected)")
+
+
+def score_audit() -> None:
+    """The audit's figures: per reviewer and over both, the share of certified variants that keep the
+    meaning, read natural, are broken (Wilson intervals); the rejected decoys beside them."""
+    from robustqa.stats import wilson_interval
+
+    key = {row["item"]: row for row in read_jsonl(AUDIT / "key.jsonl")}
+    reviewers = sorted(p.stem for p in AUDIT.glob("judgments-*.jsonl"))
+
+    def line(label: str, hits: int, n: int) -> str:
+        low, high = wilson_interval(hits, n)
+        return f"  {label:<34} {hits:>4} / {n:<4} {100 * hits / max(n, 1):5.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+    pooled: dict[str, list[dict[str, Any]]] = {"certified": [], "rejected": []}
+    out = []
+    for reviewer in reviewers:
+        rows = read_jsonl(AUDIT / f"{reviewer}.jsonl")
+        out.append(f"{reviewer} (a language-model agent that certified nothing):")
+        for kind in ("certified", "rejected"):
+            mine = [r for r in rows if key[r["item"]]["kind"] == kind]
+            pooled[kind] += mine
+            out.append(line(f"{kind}: same meaning", sum(r["same_meaning"] for r in mine), len(mine)))
+            if kind == "certified":
+                out.append(line("certified: natural (fluency 3)", sum(r["fluency"] == 3 for r in mine), len(mine)))
+                out.append(line("certified: broken (fluency 1)", sum(r["fluency"] == 1 for r in mine), len(mine)))
+    out.append("both reviewers' judgments together:")
+    for kind in ("certified", "rejected"):
+        mine = pooled[kind]
+        out.append(line(f"{kind}: same meaning", sum(r["same_meaning"] for r in mine), len(mine)))
+    certified_rows = pooled["certified"]
+    out.append(line("certified: natural (fluency 3)", sum(r["fluency"] == 3 for r in certified_rows), len(certified_rows)))
+    out.append(line("certified: broken (fluency 1)", sum(r["fluency"] == 1 for r in certified_rows), len(certified_rows)))
+    if len(reviewers) == 2:
+        a = {r["item"]: r for r in read_jsonl(AUDIT / f"{reviewers[0]}.jsonl")}
+        b = {r["item"]: r for r in read_jsonl(AUDIT / f"{reviewers[1]}.jsonl")}
+        both = [i for i in a if key[i]["kind"] == "certified"]
+        out.append(line("certified: same meaning by both", sum(a[i]["same_meaning"] and b[i]["same_meaning"] for i in both), len(both)))
+    text = "\n".join(out)
+    (AUDIT / "scores.txt").write_text(text + "\n", encoding="utf-8")
+    print(text)
+
+
 def _judgments_sha(full: bool = False) -> str:
     import hashlib
 
@@ -518,11 +628,17 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("sheets", help="build the candidates and write the review sheets")
     sub.add_parser("assemble", help="write the certified set from the judgments into the package")
+    sub.add_parser("audit-sheet", help="draw the fresh blind audit of the packaged set")
+    sub.add_parser("audit-score", help="score the audit's judgments")
     wide = sub.add_parser("widen", help="round 2: the wider space for round 1's sheet K's questions without a natural certified variant")
     wide.add_argument("sheet", type=int)
     args = parser.parse_args()
     if args.command == "sheets":
         make_sheets(STUDY)
+    elif args.command == "audit-sheet":
+        make_audit_sheet()
+    elif args.command == "audit-score":
+        score_audit()
     elif args.command == "widen":
         make_wide_sheet(args.sheet)
     elif args.command == "assemble":
