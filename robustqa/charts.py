@@ -11,6 +11,8 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from robustqa.tables import short_model_name as short_model
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -59,60 +61,57 @@ def _bar_errors(numbers: Sequence[Mapping[str, Any]], key: str) -> list[list[flo
     return [lower, upper] if any(lower) or any(upper) else None
 
 
-def short_model(name: str) -> str:
-    """A model as a chart names it: a folder by its last part (the table gives the path), a hub id as is."""
-    return name.rstrip("/").rsplit("/", 1)[-1] if name.startswith((".", "/", "~")) else name
-
-
 def row_label(row: ModelRow, *, with_shift: bool) -> str:
-    """A chart label: run, model and, when the chart shows several shifts or comparisons, which."""
+    """A chart label: run, model (short: the signature names it in full) and, when the chart shows several
+    shifts or comparisons, which."""
+    from robustqa.tables import SHORT_COMPARISON
+
     parts = [row.run_label] if row.run_label else []
-    parts.append(short_model(str(row.entry["model"])) if with_shift else str(row.entry["model"]))
+    parts.append(short_model(str(row.entry["model"])))
     if with_shift:
-        parts.append(f"{row.recipe}, {row.comparison}")
-    return "\n".join(parts)
+        parts.append(f"{row.recipe}, {SHORT_COMPARISON.get(row.comparison, row.comparison)}")
+    return "\n".join(parts) if with_shift else " ".join(parts)
+
+
+def _span(lows: Sequence[float], highs: Sequence[float]) -> tuple[float, float]:
+    """Axis limits that hold every interval and zero, with a margin: a half-point drop stays visible."""
+    low, high = min([0.0, *lows]), max([0.0, *highs])
+    pad = max(0.5, 0.12 * (high - low))
+    return low - pad, high + pad
 
 
 def headline_figure(rows: Sequence[ModelRow]) -> Figure:
-    """Clean (or reference) vs shifted EM and F1 per row, bars side by side.
-
-    Each shifted bar carries the 95% bootstrap interval of the row's difference that report.json (or the
-    unpaired comparison) gives, placed around the shifted score, and the difference written above it; a
-    clean-only set shown alone carries its own score's interval instead.
-    """
+    """The difference each row measures (shifted minus clean or reference; EM and F1), one horizontal bar per
+    row with its 95% interval from report.json (or the unpaired comparison), zero marked, the axis scaled
+    to the data. Rows with nothing to compare (a clean run, a set alone) are named under the chart."""
     from robustqa.tables import plain
 
     several = not plain(rows)
-    labels = [row_label(row, with_shift=several) for row in rows]
     numbers = [row.numbers() for row in rows]
-    width = 0.11 * max((len(line) for label in labels for line in label.split("\n")), default=10)
-    figure = _figure(max(8.0, 2 * max(1.6, width) * len(rows) + 1.0) if several else max(6.0, 1.6 * len(rows) + 2.0), 4.6 if several else 4.0)
+    shown = [(row, n) for row, n in zip(rows, numbers) if n["drop_f1"] is not None or n["drop_em"] is not None]
+    left_out = [row.label for row, n in zip(rows, numbers) if (row, n) not in shown]
+    labels = [row_label(row, with_shift=several) for row, _ in shown]
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    figure = _figure(9.0, max(2.4, 0.32 * lines * len(shown) + 1.8))
     axes = figure.subplots(1, 2, sharey=True)
-    positions = list(range(len(rows)))
-    for ax, key, title in zip(axes, ("em", "f1"), ("Exact match", "F1")):
-        clean = [float("nan") if n[f"clean_{key}"] is None else n[f"clean_{key}"] for n in numbers]
-        perturbed = [float("nan") if n[f"perturbed_{key}"] is None else n[f"perturbed_{key}"] for n in numbers]
-        errors = _bar_errors(numbers, key)
-        ax.bar([x - 0.2 for x in positions], clean, width=0.4, label="clean" if not several else "clean / reference", color=CLEAN_COLOR)
-        ax.bar([x + 0.2 for x in positions], perturbed, width=0.4, label="perturbed" if not several else "shifted", color=PERTURBED_COLOR,
-               yerr=errors, capsize=3)
-        above = errors[1] if errors else [0.0] * len(rows)
-        for x, n, after, up in zip(positions, numbers, perturbed, above):
-            difference = n[f"drop_{key}"]
-            if after == after and difference is not None:  # not NaN
-                ax.annotate(f"{difference:+.1f}", (x + 0.2, after + up), ha="center", va="bottom", fontsize=8)
-        ax.set_xticks(positions, labels, fontsize=7 if several else 8)
-        ax.set_xlim(-0.7, len(rows) - 0.3)
-        ax.set_title(title)
-        ax.set_ylim(0, 108)  # room above 100 for the differences written over the bars
-        ax.set_yticks(range(0, 101, 20))
-        ax.grid(axis="y", alpha=0.3)
-    axes[0].set_ylabel("points")
-    axes[0].legend(loc="upper right", fontsize=8)
-    caption = "Clean vs perturbed (error bar: 95% interval of the drop)"
-    if several:
-        caption = "Clean (or reference) vs shifted\nerror bar: 95% interval of the difference (of the score itself where nothing is compared)"
-    figure.suptitle(caption, fontsize=10)
+    positions = list(range(len(shown)))
+    for ax, key, title in zip(axes, ("em", "f1"), ("ΔEM (points)", "ΔF1 (points)")):
+        values = [float("nan") if n[f"drop_{key}"] is None else float(n[f"drop_{key}"]) for _, n in shown]
+        intervals = [n[f"drop_{key}_ci"] for _, n in shown]
+        lows = [ci[0] if ci else v for v, ci in zip(values, intervals) if v == v]
+        highs = [ci[1] if ci else v for v, ci in zip(values, intervals) if v == v]
+        errors = error_bars([{"v": v, "ci": ci} for v, ci in zip(values, intervals)], "v", "ci")
+        ax.barh(positions, values, xerr=errors, color=[PERTURBED_COLOR if v < 0 else CLEAN_COLOR for v in values], capsize=4, height=0.6)
+        ax.axvline(0.0, color="black", linewidth=0.9)
+        ax.set_xlim(*_span(lows, highs))
+        ax.set_title(title, fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(positions, labels, fontsize=8)
+    axes[0].invert_yaxis()
+    caption = "Perturbed minus clean" if not several else "Shifted minus clean (or reference)"
+    figure.suptitle(f"{caption}; black line at zero; error bars: 95% interval (a narrow one may hide under its cap)", fontsize=9)
+    if left_out:
+        figure.supxlabel("nothing to compare, not drawn: " + ", ".join(left_out), fontsize=7)
     return figure
 
 
@@ -146,6 +145,7 @@ def cost_figure(rows: Sequence[ModelRow]) -> Figure:
     (and device, precision) at its ms/question pooled over the runs shown (`model_costs`), one point per row,
     coloured by shift, with the interval of the headline chart; a hollow marker gives the clean (or reference)
     F1 of the same row, so each drop shows as a vertical line. Models never timed are named under the chart."""
+    from matplotlib import transforms
     from matplotlib.ticker import ScalarFormatter
 
     figure = _figure(7.0, 4.6)
@@ -163,18 +163,20 @@ def cost_figure(rows: Sequence[ModelRow]) -> Figure:
     spread = max(costs.values()) / min(costs.values()) if costs else 1.0
     for key, members in columns.items():
         for i, (row, n) in enumerate(members):
-            x = costs[key] * (1.0 + 0.025 * (i - (len(members) - 1) / 2))  # side by side within the model's column
+            # one model, one cost: its rows share the x of its pooled ms/question, a few points apart on screen only
+            x = costs[key]
+            shift = transforms.offset_copy(ax.transData, fig=figure, x=6.0 * (i - (len(members) - 1) / 2), y=0.0, units="points")
             shifted, clean = n.get("perturbed_f1"), n.get("clean_f1")
             if shifted is None:  # a clean SQuAD run: its clean F1 is what it shows
-                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=CLEAN_COLOR, label="clean SQuAD")
+                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=CLEAN_COLOR, label="clean SQuAD", transform=shift)
                 continue
             name = f"{row.recipe} ({row.comparison})"
             errors = _bar_errors([n], "f1")
             yerr = [[errors[0][0]], [errors[1][0]]] if errors else None
-            ax.errorbar([x], [shifted], yerr=yerr, fmt="o", color=colours[name], capsize=3, label=name)
+            ax.errorbar([x], [shifted], yerr=yerr, fmt="o", color=colours[name], capsize=3, label=name, transform=shift)
             if clean is not None:
-                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=colours[name])
-                ax.plot([x, x], [clean, shifted], color=colours[name], linewidth=0.8, alpha=0.5)
+                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=colours[name], transform=shift)
+                ax.plot([x, x], [clean, shifted], color=colours[name], linewidth=0.8, alpha=0.5, transform=shift)
         top = max(max(v for v in (n.get("perturbed_f1"), n.get("clean_f1")) if v is not None) for _, n in members)
         ax.annotate(short_model(str(members[0][0].entry["model"])), (costs[key], top), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=7)
     if spread > 5:
@@ -194,26 +196,42 @@ def cost_figure(rows: Sequence[ModelRow]) -> Figure:
         ax.legend(unique.values(), unique.keys(), fontsize=7, loc="lower right")
     ax.set_title("F1 under shift against cost (hollow: clean or reference F1; bars: 95% interval)", fontsize=9)
     if untimed:
-        figure.text(0.01, 0.01, "not timed (every prediction from a cache, or no cost recorded): " + ", ".join(untimed), fontsize=7)
+        figure.supxlabel("not timed, not drawn (every prediction from a cache, or no cost recorded): " + ", ".join(untimed), fontsize=7)
     return figure
 
 
+MIN_GROUP = 10  # a breakdown group of fewer questions gets no bar: one question's flip is not a rate
+
+
 def breakdown_figure(rows: Sequence[Mapping[str, Any]], title: str = "", metric: str = "f1", ax: Any = None) -> Figure:
-    """Horizontal bars of the drop per group (`robustqa.analysis.breakdown` rows), with its interval and size."""
+    """Horizontal bars of the drop per group (`robustqa.analysis.breakdown` rows), with its interval and size;
+    a group of fewer than MIN_GROUP questions is named but not drawn, so it never shows as the largest bar."""
     if ax is None:
         ax = _figure(6.0, 0.45 * len(rows) + 1.2).subplots()
-    labels = [f"{r['group']} (n={r['n']})" for r in rows]
-    values = [float(r[f"drop_{metric}"]) for r in rows]
-    errors = error_bars(rows, "drop_f1", "drop_f1_ci") if metric == "f1" else None
+    labels = [f"{r['group']} (n={r['n']}{', too few to draw' if int(r['n']) < MIN_GROUP else ''})" for r in rows]
+    values = [float(r[f"drop_{metric}"]) if int(r["n"]) >= MIN_GROUP else 0.0 for r in rows]
+    drawn = [{**r, f"drop_{metric}": v} if int(r["n"]) >= MIN_GROUP else {**r, f"drop_{metric}": 0.0, "drop_f1_ci": None} for r, v in zip(rows, values)]
+    errors = error_bars(drawn, "drop_f1", "drop_f1_ci") if metric == "f1" else None
     ax.barh(range(len(rows)), values, xerr=errors, color=["#e6550d" if v < 0 else "#31a354" for v in values], capsize=3)
-    ax.set_yticks(range(len(rows)), labels)
+    ax.set_yticks(range(len(rows)), labels, fontsize=8)
     ax.invert_yaxis()
     ax.axvline(0.0, color="black", linewidth=0.8)
-    ax.set_xlabel(f"{metric.upper()} drop (points, perturbed minus clean)")
-    ax.set_title(title)
+    ax.set_xlabel(f"{metric.upper()} drop (points, perturbed minus clean)", fontsize=8)
+    ax.set_title(title, fontsize=9)
     if ax.figure.get_layout_engine() is None:  # a caller's figure (the notebook's subplots)
         ax.figure.tight_layout()
     return ax.figure
+
+
+def breakdowns_figure(panels: Sequence[tuple[Sequence[Mapping[str, Any]], str]]) -> Figure:
+    """Several breakdowns (rows, title) stacked in one column, each panel as tall as its groups: labels of one
+    panel never run into another's bars."""
+    heights = [max(1.0, 0.32 * len(rows) + 0.9) for rows, _ in panels]
+    figure = _figure(8.0, sum(heights) + 0.3)
+    axes = figure.subplots(len(panels), 1, gridspec_kw={"height_ratios": heights}, squeeze=False)[:, 0]
+    for ax, (rows, title) in zip(axes, panels):
+        breakdown_figure(rows, title, ax=ax)
+    return figure
 
 
 def budget_figure(curves: Sequence[Mapping[str, Any]], ax: Any = None, references: Sequence[Mapping[str, Any]] = ()) -> Figure:

@@ -17,27 +17,40 @@ from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, html_table, report_cells
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
 
+# The page never scrolls sideways: a wide table scrolls inside its own box (its first column stays in view),
+# the chart shrinks to the page, long signatures wrap.
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 100%; box-sizing: border-box; }
+.table-box { max-width: 100%; overflow-x: auto; margin: 1em 0; }
+table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; }
+td { text-align: right; white-space: nowrap; }
+td:first-child { text-align: left; position: sticky; left: 0; background: #fff; }
 th { background: #f3f3f3; }
+img { max-width: 100%; height: auto; }
+p, li { max-width: 70em; overflow-wrap: anywhere; }
 code { font-size: 0.85em; word-break: break-all; }
 """
 
 
+def _boxed(table: str) -> str:
+    return f'<div class="table-box">{table}</div>'
+
+
+
 def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
-    table = html_table(report_cells(runs), list(REPORT_COLUMNS))
+    table = _boxed(html_table(report_cells(runs), list(REPORT_COLUMNS)))
     chart = ""
     if chart_png:
         encoded = base64.b64encode(chart_png).decode("ascii")
         chart = f'<img alt="clean vs perturbed scores" src="data:image/png;base64,{encoded}">'
     columns, rows = transfer_table(runs)
-    transfer = f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{html_table(rows, columns)}\n" if rows else ""
+    transfer = f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_boxed(html_table(rows, columns))}\n" if rows else ""
     signatures = "".join(f"<li><b>{html.escape(str(run.path))}</b>: <code>{html.escape(run.signature)}</code></li>" for run in runs)
     return (
-        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>robustqa report</title>"
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'>"
+        "<title>robustqa report</title>"
         f"<style>{_STYLE}</style></head><body>\n"
         "<h1>robustqa: clean vs perturbed</h1>\n"
         f"<p>EM/F1: {html.escape(rules_text(runs))}, in points. {html.escape(TABLE_NOTE.replace('*', ''))}</p>\n"

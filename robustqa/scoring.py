@@ -141,7 +141,7 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
         perturbed=summarize_set(outcome.perturbed_scores, outcome.answers("perturbed"), outcome.perturbed, outcome.rules),
         drop=compute_drop(pairs, resamples=resamples, seed=seed),
         worst_copy=worst_copy(pairs, [ex.id for ex in data.clean], c.has_answer, c.exact, c.f1, resamples=resamples, seed=seed),
-        variants=variant_summary(pairs, resamples=resamples, seed=seed),
+        variants=None if _imported(data.recipe) else variant_summary(pairs, resamples=resamples, seed=seed),
         flips=flip_counts(pairs),
         coverage=Coverage(
             clean_questions=len(data.clean),
@@ -152,6 +152,13 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
             reused_predictions=outcome.perturbed.reused,
         ),
     )
+
+
+def _imported(shift: str | None) -> bool:
+    """An imported set (AddSent, ...): its copies follow its authors' protocol (worst copy), not worst-of-K."""
+    from robustqa.importers import IMPORTERS
+
+    return shift is not None and shift.partition("@")[0] in IMPORTERS
 
 
 def reviewed_valid(pairs: list[Pair], valid_ids: frozenset[str], *, resamples: int, seed: int) -> dict[str, Any]:

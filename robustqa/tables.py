@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from robustqa.review.status import ReviewStatus
@@ -55,6 +57,28 @@ COLUMNS = (
     "Changed",
     "Reused",
 )
+# The terminal's compact table (the rest is in report.md, report.json and `--wide`): short model names, one
+# decimal, two-line headers, so that it reads at 100 columns. Left out from the end when a terminal is narrower.
+COMPACT_COLUMNS = (
+    "Model",
+    "Compared",
+    "Clean\nF1",
+    "Pert.\nF1",
+    "ΔF1\n[95% CI]",
+    "ΔF1 answerable\n[95% CI]",
+    "Changed",
+    "Flips\nR→W/W→R",
+)
+SHORT_COMPARISON = {
+    WORST_OF_K: "worst of K",
+    MEAN_OF_K: "mean of K",
+    PAIRED: "all pairs",
+    REVIEWED_VALID: "reviewed",
+    WORST_COPY: "worst copy",
+    UNPAIRED: "unpaired",
+    ALONE: "alone",
+    CLEAN: "clean",
+}
 # What each row compares and on which shift; then what running the model cost in that run.
 SHIFT_COLUMNS = ("Shift", "Comparison")
 COST_COLUMNS = ("Params", "Windows/s", "ms/question", "Device")
@@ -134,7 +158,7 @@ class ModelRow:
 
     @property
     def label(self) -> str:
-        model = str(self.entry["model"])
+        model = short_model_name(str(self.entry["model"]))
         return f"{self.run_label}: {model}" if self.run_label else model
 
     def _part(self, key: str) -> Mapping[str, Any]:
@@ -300,6 +324,33 @@ class ModelRow:
             "Comparison": self.describe(),
             **cost_cells(self.entry.get("cost")),
         }
+
+
+    def compact_cells(self) -> dict[str, str]:
+        """The row of the terminal's compact table (COMPACT_COLUMNS)."""
+        n = self.numbers()
+        full = self.cells()
+        changed = self._changed_drop()
+        flips = self._flips()
+        return {
+            "Model": self.label,
+            "Compared": SHORT_COMPARISON.get(self.comparison, self.comparison),
+            "Clean\nF1": _number(n["clean_f1"], 1),
+            "Pert.\nF1": _number(n["perturbed_f1"], 1),
+            "ΔF1\n[95% CI]": _with_interval(n["drop_f1"], n["drop_f1_ci"], 1),
+            "ΔF1 answerable\n[95% CI]": _with_interval(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci"), 1),
+            "Changed": full["Changed"].replace(" questions, ", " q, ").replace(" variants", " var."),
+            "Flips\nR→W/W→R": f"{flips['right_to_wrong']}/{flips['wrong_to_right']}" if flips else "–",
+        }
+
+
+def short_model_name(model: str) -> str:
+    """A model as tables and charts name it: an alias or hub id as given, a local folder by its name (the
+    full path and the fingerprint are in the signature)."""
+    text = model.rstrip("/\\")
+    if text.startswith((".", "/", "~")) or "\\" in text or text.count("/") > 1:
+        return PurePath(text).name or text
+    return text  # an alias or a hub id (owner/name)
 
 
 def cost_cells(cost: Mapping[str, Any] | None) -> dict[str, str]:
@@ -480,12 +531,6 @@ def plain(rows: Sequence[ModelRow]) -> bool:
     return len({row.recipe for row in rows}) <= 1 and all(row.comparison in (PAIRED, CLEAN) for row in rows)
 
 
-def terminal_columns(rows: Sequence[ModelRow]) -> tuple[str, ...]:
-    """The eval command's table: the headline columns, and what each row compares when the rows are not
-    plain (cost goes to its own line there)."""
-    return COLUMNS if plain(rows) else COLUMNS + SHIFT_COLUMNS
-
-
 def _pair(value: Any) -> tuple[float, float] | None:
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
         return (float(value[0]), float(value[1]))
@@ -502,16 +547,16 @@ def _number_with_interval(value: Any, interval: Any) -> str:
     return f"{value:.2f} [{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
-def _signed(value: Any) -> str:
-    return "–" if value is None else f"{value:+.2f}"
+def _signed(value: Any, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:+.{digits}f}"
 
 
-def _with_interval(value: Any, interval: Any) -> str:
+def _with_interval(value: Any, interval: Any, digits: int = 2) -> str:
     if value is None:
         return "–"
     if not interval:
-        return _signed(value)
-    return f"{_signed(value)} [{interval[0]:+.2f}, {interval[1]:+.2f}]"
+        return _signed(value, digits)
+    return f"{_signed(value, digits)} [{interval[0]:+.{digits}f}, {interval[1]:+.{digits}f}]"
 
 
 # ------------------------------------------------------------------------------------------- renderers
@@ -568,10 +613,34 @@ def html_table(
     for row in rows:
         cells = []
         for c in columns:
-            value = cell(row.get(c))
-            cells.append(f"<td style='text-align:left'>{html.escape(value) if c in escaped else value}</td>")
+            raw = row.get(c)
+            value = cell(raw)
+            align = "right" if _numeric(raw, value) else "left"
+            cells.append(f"<td style='text-align:{align}'>{html.escape(value) if c in escaped else value}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+_NUMBER = re.compile(r"^[+\-−–]?\d[\d,.]*%?( \[[^\]]*\])?( \(.*\))?$")
+
+
+def _numeric(raw: Any, text: str) -> bool:
+    """A number (or a number with its interval): right-aligned, so that digits line up in a column."""
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        return True
+    return bool(_NUMBER.match(text.strip())) or text.strip() == "–"
+
+
+def fitting_columns(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width: int) -> tuple[list[str], list[str]]:
+    """The columns (in order) whose whole words fit in `width` terminal columns, dropping from the end (the
+    first two always stay); and those left out. A column is as wide as its longest header line or cell."""
+    def needed(column: str) -> int:
+        return max([len(line) for line in column.split("\n")] + [len(cell(row.get(column))) for row in rows]) + 3
+
+    kept = list(columns)
+    while len(kept) > 2 and sum(needed(c) for c in kept) + 1 > width:
+        kept.pop()
+    return kept, [c for c in columns if c not in kept]
 
 
 def rich_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], title: str) -> Table:
@@ -584,6 +653,11 @@ def rich_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], title:
     for row in rows:
         table.add_row(*(cell(row.get(c)) for c in columns))
     return table
+
+
+def compact_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
+    """The terminal's compact rows (COMPACT_COLUMNS) of every comparison of every model of every run."""
+    return [row.compact_cells() for row in model_rows(runs)]
 
 
 def report_cells(runs: Sequence[Run]) -> list[dict[str, str]]:

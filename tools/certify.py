@@ -414,7 +414,7 @@ def assemble() -> None:
         if verdict["certified"]:
             by_source.setdefault(verdict["source_id"], []).append((variant_id, verdict))
     kept = {}
-    for source_id, group in by_source.items():
+    for group in by_source.values():
         group.sort(key=lambda item: _rank(item[1]))  # stable: candidate order within a rank
         kept.update(group[:KEEP])
     round_one = {qa["id"]: qa for a in candidates().document["data"] for p in a["paragraphs"] for qa in p["qas"]}
@@ -533,7 +533,7 @@ One JSON line per sheet line, in the order of the sheet, to the file you are giv
 def shown_variants() -> dict[str, dict[str, str]]:
     """Every judged variant by id, as its sheet showed it: question, answer, sentence and the variant."""
     out = {}
-    for round_, (sheet_name, key_name, _) in ROUNDS.items():
+    for sheet_name, key_name, _ in ROUNDS.values():
         for k in range(1, SHEETS + 2):
             sheet, key = STUDY / sheet_name.format(k=k), STUDY / key_name.format(k=k)
             if not sheet.exists() or not key.exists():

@@ -24,6 +24,7 @@ _COMMANDS: dict[str, str] = {
     "eval": "robustqa.cli.eval_cmds:eval_command",
     "models": "robustqa.cli.eval_cmds:models",
     "report": "robustqa.cli.report_cmds:report",
+    "analyze": "robustqa.cli.analyze_cmd:analyze",
     "demo": "robustqa.cli.demo_cmd:demo",
     "import": "robustqa.cli.import_cmds:import_command",
     "review": "robustqa.cli.review_cmds:review",

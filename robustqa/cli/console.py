@@ -6,6 +6,7 @@ one source.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,23 +27,32 @@ def table_title(runs: Sequence[Run]) -> str:
     return f"robustqa: clean vs perturbed ({rules_text(runs)}, points)"
 
 
-def console(stream: object = None) -> Console:
-    """A rich console; wide when not a terminal so that piped tables are not folded."""
+def console(stream: object = None, *, width: int | None = None) -> Console:
+    """A rich console: a terminal's own width; else `width`, $COLUMNS or 400, so that piped tables are not folded."""
     from rich.console import Console
 
     file = stream or sys.stdout
     is_tty = getattr(file, "isatty", lambda: False)()
-    return Console(file=file, width=None if is_tty else 400, soft_wrap=False)
+    if width is None and not is_tty:
+        width = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 400
+    return Console(file=file, width=width, soft_wrap=False)
 
 
-def print_comparison(runs: Sequence[Run], columns: Sequence[str] | None = None) -> None:
-    """The report table of every model of every run in the terminal (`columns`: all of the report's by
-    default), then each run's signature."""
+def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
+    """The table of every model of every run for the terminal, then each run's signature: compact (short
+    names, the headline columns that fit this terminal) unless `wide` (every column of report.md)."""
     from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
-    from robustqa.tables import REPORT_COLUMNS, report_cells, rich_table, signatures
+    from robustqa.tables import COMPACT_COLUMNS, REPORT_COLUMNS, compact_cells, fitting_columns, report_cells, rich_table, signatures
 
     out = console()
-    out.print(rich_table(report_cells(runs), columns or REPORT_COLUMNS, table_title(runs)))
+    if wide:
+        out.print(rich_table(report_cells(runs), REPORT_COLUMNS, table_title(runs)))
+    else:
+        rows = compact_cells(runs)
+        columns, left_out = fitting_columns(rows, COMPACT_COLUMNS, out.width)
+        out.print(rich_table(rows, columns, table_title(runs)))
+        more = f"{', '.join(c.replace(chr(10), ' ') for c in left_out)} and more" if left_out else "more columns"
+        out.print(f"{more} in report.md, or with --wide", markup=False, highlight=False)
     transfer_columns, transfer_rows = transfer_table(runs)
     if transfer_rows:
         out.print(rich_table(transfer_rows, transfer_columns, "transfer: exact match on each adversarial set"))
@@ -77,14 +87,14 @@ def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
     return "\n".join(lines)
 
 
-def print_eval_result(result: EvalResult) -> None:
+def print_eval_result(result: EvalResult, *, wide: bool = False) -> None:
     """The table and signature (stdout), then what each model predicted, reused or took from its cache, and
     what that cost (stderr)."""
     from robustqa.runs.load import Run
-    from robustqa.tables import cost_summary, model_rows, terminal_columns
+    from robustqa.tables import cost_summary
 
     run = Run(result.output_dir, result.report)
-    print_comparison([run], terminal_columns(model_rows([run])))
+    print_comparison([run], wide=wide)
     from robustqa.review.status import ReviewStatus
 
     review = ReviewStatus.from_dict(result.report.get("review"))

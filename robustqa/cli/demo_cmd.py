@@ -28,6 +28,58 @@ def _packaged_sample(folder: Path) -> Path:
     return target
 
 
+DEMO_BUDGET = 6  # model queries per question: enough to show the search, under a minute on two cores
+
+
+def _margin_change(result: object) -> float:
+    """How far the searched variant moved the clean answer's margin (negative: toward a flip)."""
+    outcome = getattr(result, "outcome", None)
+    if outcome is None or outcome.scored is None:
+        return 0.0
+    return float(outcome.scored.margin - result.clean.margin)  # type: ignore[attr-defined]
+
+
+def _attack_step(model: str, clean: Path, folder: Path) -> None:
+    """Search the recipe's space of every question the model gets right (a small budget) and say what it
+    found: the flips, else the edit that moved the model's margin most, and what 30 questions cannot show."""
+    from robustqa.attack.driver import SUCCEEDED, AttackConfig, QuestionResult, run_attack
+    from robustqa.attack.write import write_attack
+    from robustqa.edits import highlight_text
+    from robustqa.inference import InferenceSettings
+
+    click.secho(f"[4/4] attacking {model}: up to {DEMO_BUDGET} variants of each question it gets right, from the {DEMO_RECIPE} space", bold=True)
+    config = AttackConfig(clean, folder, InferenceSettings(), recipe=DEMO_RECIPE, budget=DEMO_BUDGET, progress=False)
+    attack = run_attack(model, config)
+    if attack is None:
+        return
+    write_attack(attack)
+    searched = [r for r in attack.results if r.attempted]
+    flipped = [r for r in searched if r.status == SUCCEEDED]
+    click.echo(f"  {len(searched)} questions searched ({len(attack.results) - len(searched)} the model got wrong or barely right were not), "
+               f"{len(flipped)} flipped, {attack.cost.model_queries} model queries")
+
+    def show(result: QuestionResult, label: str) -> None:
+        outcome = result.outcome
+        if outcome is None or outcome.variant is None or outcome.scored is None:
+            return
+        subs = [s.to_dict() for s in outcome.variant.perturbation.substitutions]
+        click.echo(f"  {highlight_text(result.example.question, subs, side='original')}")
+        click.echo(f"  {highlight_text(outcome.variant.text, subs, side='perturbed')}")
+        click.echo(f"    {label}: margin {result.clean.margin:+.2f} -> {outcome.scored.margin:+.2f}; "
+                   f"answer {result.clean.text or '(no answer)'!r} -> {outcome.scored.text or '(no answer)'!r}")
+
+    for result in flipped[:3]:
+        show(result, "flipped")
+    if not flipped:
+        moved = [r for r in searched if r.outcome is not None and r.outcome.variant is not None and r.outcome.scored is not None]
+        if moved:
+            best = min(moved, key=lambda r: _margin_change(r))
+            click.echo("  no variant flipped an answer; the edit that lowered the model's margin (how far the right answer leads) most:")
+            show(best, "closest")
+    click.echo(f"  {len(searched)} searched questions show that the search works and what it finds; they cannot rank models or "
+               f"measure a drop. Attack a real set: robustqa attack MODEL --input FILE --output-dir DIR (written here: {folder})")
+
+
 @click.command("demo")
 @click.option("--model", default=DEMO_MODEL, show_default=True,
               help="QA model: an alias (see `robustqa models`), a hub id, or a local folder (offline: a folder).")
@@ -61,28 +113,30 @@ def demo(model: str, output_dir: Path) -> None:
         raise OutputError(f"{output_dir}: cannot create the folder ({error.strerror}); choose another --output-dir") from None
     clean = _packaged_sample(output_dir)
     perturbed = output_dir / f"{clean.stem}-{DEMO_RECIPE}.json"
-    click.secho(f"[1/3] building the {DEMO_RECIPE} variant of the packaged sample ({clean})", bold=True)
+    click.secho(f"[1/4] building the {DEMO_RECIPE} variant of the packaged sample ({clean})", bold=True)
     perturbations.check_resources()
     built = build_dataset(load_squad(clean, check_answers=True), perturbations.get_recipe(DEMO_RECIPE))
     write_squad(built.document, perturbed)
     click.echo(build_summary(built.summary, perturbed, built.signature.format()))
-    click.secho(f"[2/3] evaluating {model} on the clean and the perturbed questions", bold=True)
+    click.secho(f"[2/4] evaluating {model} on the clean and the perturbed questions", bold=True)
     result = run_evaluation([model], EvalConfig(clean, perturbed, output_dir, InferenceSettings()))
     if result is not None:
         print_eval_result(result)
     run = load_run(output_dir)
     flips = analysis.flipped(run, changed_only=True)
     if flips:
-        click.secho(f"[3/3] {len(flips)} questions flipped from right to wrong; substituted words in [brackets]:", bold=True)
+        click.secho(f"[3/4] {len(flips)} questions flipped from right to wrong; substituted words in [brackets]:", bold=True)
         for flip in flips[:5]:
             click.echo(f"  {flip.question_text}\n  {flip.perturbed_text}")
             click.echo(f"    clean: {flip.clean_prediction or '(no answer)'!r}  perturbed: {flip.perturbed_prediction or '(no answer)'!r}")
     else:
-        click.secho("[3/3] no question flipped from right to wrong on this sample; some of its edits, substituted words in [brackets]:", bold=True)
+        click.secho("[3/4] no question flipped from right to wrong on this sample; some of its edits, substituted words in [brackets]:", bold=True)
         for example in [e for e in analysis.compared(run) if e.get("changed")][:5]:
             substitutions = example.get("substitutions") or ()
             click.echo(f"  {highlight_text(example['question'], substitutions, side='original')}")
             click.echo(f"  {highlight_text(example['perturbed_question'], substitutions, side='perturbed')}")
-        click.echo("One random valid edit per question is a mild test; `robustqa attack` searches for the edits that do flip a model.")
+        click.echo("One random valid edit per question is a mild test; the attack below searches for the edits that do flip a model.")
+    _attack_step(model, clean, output_dir / "attack")
     click.echo("\nOpen the failure-analysis notebook on this run:")
     click.echo(f"  ROBUSTQA_RUN={output_dir.resolve()} jupyter notebook {NOTEBOOK}")
+    click.echo(f"  robustqa analyze {output_dir} --output analysis.html   # the same, headless, as one HTML page")

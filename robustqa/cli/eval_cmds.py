@@ -40,6 +40,7 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 @click.option("--validated", "decisions", multiple=True, type=click.Path(path_type=Path, dir_okay=False), metavar="DECISIONS",
               help="Review decisions made on the perturbed file (`robustqa review`; repeat per reviewer): adds the drop on the questions people accepted.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--wide", is_flag=True, help="Print every column of report.md (the default table fits the terminal).")
 def eval_command(
     models: tuple[str, ...],
     clean_file: Path | None,
@@ -60,6 +61,7 @@ def eval_command(
     rules: str,
     decisions: tuple[Path, ...],
     quiet: bool,
+    wide: bool,
 ) -> None:
     """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD (2.0 or v1.1): EM/F1 and the drop."""
     from robustqa import distributed
@@ -107,7 +109,7 @@ def eval_command(
         distributed.destroy_process_group()
     if result is None:  # not the main process under torchrun
         return
-    print_eval_result(result)
+    print_eval_result(result, wide=wide)
 
 
 @click.command("models")

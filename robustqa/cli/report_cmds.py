@@ -19,7 +19,8 @@ from robustqa.report import FORMATS
                    "without it, the document goes to stdout.")
 @click.option("--cost-chart", "cost_chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write a PNG of F1 under each shift against ms/question (the speed each run measured).")
-def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart: Path | None) -> None:
+@click.option("--wide", is_flag=True, help="With --output, print every column (the default table fits the terminal).")
+def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart: Path | None, wide: bool) -> None:
     """Compare finished `robustqa eval` runs side by side, without running any model.
 
     Give one or more run folders: several recipes, models or shifts (qads, AddSent, SQuAD-Shifts, a clean
@@ -54,5 +55,5 @@ def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart
     chart_path = output.with_suffix(".png")
     write_bytes_atomic(chart_path, chart)
     write_text_atomic(output, render(fmt, runs, chart))
-    print_comparison(runs)
+    print_comparison(runs, wide=wide)
     click.echo(f"wrote {output} and {chart_path}" + (f" and {cost_chart}" if cost_chart is not None else ""))

@@ -231,14 +231,14 @@ def test_charts_draw(synthetic_run: Path, tmp_path: Path) -> None:
     run = load_run(synthetic_run)
     figure = charts.headline_figure(tables.model_rows([run]))
     em, f1 = figure.axes
-    assert len(em.patches) == len(f1.patches) == 4  # clean and perturbed bars of 2 models
-    # the perturbed bars carry report.json's drop intervals as error bars
+    assert len(em.patches) == len(f1.patches) == 2  # the drop of each of 2 models
+    # each bar is report.json's drop, with its interval as the error bar
     (bars,) = [c for c in f1.containers if getattr(c, "errorbar", None) is not None]
     (caps_low, caps_high) = bars.errorbar.lines[1]
     drop = run.report["models"][0]["drop"]
-    perturbed_f1 = run.report["models"][0]["perturbed"]["f1"]
-    assert caps_low.get_ydata()[0] == pytest.approx(perturbed_f1 - (drop["f1"] - drop["f1_ci"][0]))
-    assert caps_high.get_ydata()[0] == pytest.approx(perturbed_f1 + (drop["f1_ci"][1] - drop["f1"]))
+    assert f1.patches[0].get_width() == pytest.approx(drop["f1"])
+    assert caps_low.get_xdata()[0] == pytest.approx(drop["f1_ci"][0])
+    assert caps_high.get_xdata()[0] == pytest.approx(drop["f1_ci"][1])
     (tmp_path / "models.png").write_bytes(charts.png_bytes(figure))
     assert (tmp_path / "models.png").stat().st_size > 1000
     breakdown = charts.breakdown_figure(analysis.breakdown(run, "pos"), "by POS")

@@ -62,3 +62,32 @@ def test_breakdown_intervals_are_drawn_as_report_json_intervals(real_run: Path) 
     for group, prefix in (("answerable", "HasAns"), ("unanswerable", "NoAns")):
         assert rows[group]["drop_f1"] == round(drop[f"{prefix}_f1"], 2)
         assert rows[group]["drop_f1_ci"] == tuple(round(x, 2) for x in drop[f"{prefix}_f1_ci"])
+
+
+def test_analyze_writes_the_executed_notebook_as_one_page(real_run: Path, tmp_path: Path) -> None:
+    """`robustqa analyze RUN --output FILE`: the packaged notebook (the one notebooks/ links to) executed
+    headless on the run, every figure inline, the review status and signature at the top."""
+    from click.testing import CliRunner
+
+    from robustqa.cli import cli
+    from robustqa.notebook import notebook_path
+
+    assert NOTEBOOK.resolve() == notebook_path().resolve()
+    page = tmp_path / "analysis.html"
+    result = CliRunner().invoke(cli, ["analyze", str(real_run), "--output", str(page)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") >= 2
+    top = html[: html.index("1. Headline")]
+    assert "reviewed:" in top and "signature:" in top and "not reviewed by people" in top
+    assert "Traceback" not in html and "Error" not in html.split("</style>")[-1]
+
+
+def test_analyze_refuses_a_folder_without_a_run(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from robustqa.cli import cli
+
+    result = CliRunner().invoke(cli, ["analyze", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no report.json here" in result.output and "Traceback" not in result.output

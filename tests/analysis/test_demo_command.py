@@ -38,15 +38,31 @@ def test_demo_with_a_local_model(demo_run: tuple[Path, str]) -> None:
     assert run.report["perturbed_signature"].startswith("recipe:qads@2.0")
     flips = analysis.flipped(run, changed_only=True)
     if flips:
-        assert f"[3/3] {len(flips)} questions flipped from right to wrong" in output
+        assert f"[3/4] {len(flips)} questions flipped from right to wrong" in output
         assert flips[0].perturbed_text in output
     else:  # the sample was drawn at random among reviewed-valid paragraphs, not where the model fails
-        assert "[3/3] no question flipped from right to wrong on this sample" in output
+        assert "[3/4] no question flipped from right to wrong on this sample" in output
         changed = [e for e in analysis.compared(run) if e["changed"]]
         assert changed and highlight_text(changed[0]["perturbed_question"], changed[0]["substitutions"]) in output
-        assert "robustqa attack" in output
-    assert "Clean EM" in output  # the table
+    assert "Clean\nF1" not in output and "Clean" in output and "ΔF1" in output  # the table
     assert f"ROBUSTQA_RUN={out.resolve()} jupyter notebook notebooks/failure_analysis.ipynb" in output
+    assert f"robustqa analyze {out}" in output
+
+
+def test_the_demo_attacks_and_shows_what_the_search_found(demo_run: tuple[Path, str]) -> None:
+    """A measurement, not only zeros: the attack's flips, else the edit that moved the margin most (numbers
+    taken from the attack's own record), and what 30 questions cannot show."""
+    out, output = demo_run
+    record = json.loads((out / "attack" / "attack.json").read_text(encoding="utf-8"))
+    searched = [q for q in record["questions_detail"] if q["status"] in ("succeeded", "failed")]
+    flipped = [q for q in searched if q["status"] == "succeeded"]
+    assert "[4/4] attacking" in output
+    assert f"{len(searched)} questions searched" in output and f"{len(flipped)} flipped" in output
+    if flipped:
+        assert "flipped: margin" in output
+    else:
+        assert "the edit that lowered the model's margin" in output and "closest: margin" in output
+    assert "cannot rank models or measure a drop" in output
 
 
 @pytest.mark.parametrize(

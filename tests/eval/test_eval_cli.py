@@ -116,3 +116,31 @@ def test_bad_input_is_one_line_and_writes_nothing(workdir, args, code, message):
     assert len(lines) == 1 and lines[0].startswith("robustqa: error: ") and message in lines[0]
     assert result.stdout == ""
     assert not (workdir / "failed").exists()
+
+
+@pytest.mark.parametrize("width", [80, 100, 160])
+def test_the_terminal_table_fits_the_terminal_without_breaking_a_header_word(workdir, width, monkeypatch):
+    """A long model path and two runs side by side: the compact table keeps whole words at any width, and
+    says which columns it left out (all of them are in report.md and with --wide)."""
+    from robustqa.tables import COMPACT_COLUMNS
+
+    variants = workdir / "variants.json"
+    write_json(variants, perturbed_document(variants=True))
+    model = str((workdir / "tiny-bert").resolve())  # a full path, as users give local folders
+    for run, perturbed in (("run-w1", "perturbed.json"), ("run-w2", "variants.json")):
+        result = invoke(["eval", model, "--clean", "clean.json", "--perturbed", perturbed, "--output-dir", run, "--quiet", "--bootstrap", "200"], workdir)
+        assert result.exit_code == 0, result.output
+    monkeypatch.setenv("COLUMNS", str(width))
+    result = invoke(["report", "run-w1", "run-w2", "--output", f"report-{width}.md"], workdir)
+    assert result.exit_code == 0, result.output
+    table = result.stdout.split("\nsignature")[0]
+    stdout = re.sub(r"models:\S+?@local:[0-9a-f]+", "models:<tiny-bert>@local:<fingerprint>", table)
+    check_golden(f"report_table_{width}.txt", stdout)
+    lines = table.splitlines()
+    assert all(len(line) <= width for line in lines), max(lines, key=len)
+    words = {word for line in lines for word in re.findall(r"[^\s│┃┏┓┗┛━─┡┩╇┳╋┃┼└┘┴┬├┤]+", line)}
+    shown = [c for c in COMPACT_COLUMNS if c.split("\n")[0].split()[0] in words]
+    assert len(shown) >= (5 if width >= 80 else 2)
+    for column in shown:  # every word of a shown header appears whole
+        assert all(word in words for word in column.split()), column
+    assert str(workdir) not in table  # short model names: the folder's name, not its path

@@ -132,8 +132,8 @@ def test_a_cache_of_the_first_format_is_never_read_as_the_second(tmp_path):
 def test_cache_is_keyed_by_the_settings_that_change_answers(tmp_path, squad_files, fake_factory):
     clean, _ = squad_files
     run_evaluation([MODEL], config(tmp_path, clean, None), runner_factory=fake_factory)
-    cfg = EvalConfig(clean, None, tmp_path / "run", InferenceSettings(null_threshold=0.5), progress=False)
-    run_evaluation([MODEL], cfg, runner_factory=fake_factory)
+    cfg = EvalConfig(clean, None, tmp_path / "run", InferenceSettings(null_threshold=0.5), progress=False, overwrite=True)
+    run_evaluation([MODEL], cfg, runner_factory=fake_factory)  # another run into the same folder: asked for
     assert len(fake_factory.runners[1].seen) == 8
     assert len(list((tmp_path / "run").glob("*/cache/clean-*.jsonl"))) == 2
 

@@ -183,10 +183,10 @@ def test_report_shows_qads_and_addsent_in_one_table_and_one_chart(real_run: Path
     assert "official SQuAD EM/F1, each run under its own rules" in out.read_text()
     assert out.with_suffix(".png").stat().st_size > 0 and (tmp_path / "cost.png").stat().st_size > 0
     figure = headline_figure(model_rows([load_run(real_run), load_run(addsent_run)]))
-    ticks = [label.get_text().splitlines()[-1] for label in figure.axes[1].get_xticklabels()]
-    assert ticks == ["qads@1.1, paired", "addsent@1, paired", "addsent@1, worst-copy"]
-    (bars,) = [c for c in figure.axes[1].containers if getattr(c, "has_yerr", False)]
-    assert len(bars.lines[2][0].get_segments()) == 3  # the interval of every shifted bar
+    ticks = [label.get_text().splitlines()[-1] for label in figure.axes[0].get_yticklabels()]
+    assert ticks == ["qads@1.1, all pairs", "addsent@1, all pairs", "addsent@1, worst copy"]
+    (bars,) = [c for c in figure.axes[1].containers if getattr(c, "has_xerr", False)]
+    assert len(bars.lines[2][0].get_segments()) == 3  # the interval of every difference
 
 
 def test_a_rerun_takes_everything_from_the_cache_and_says_so(addsent_run: Path, report: dict, shared_model_path: Path, tmp_path: Path):

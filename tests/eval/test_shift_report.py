@@ -103,10 +103,10 @@ def test_report_puts_every_shift_in_one_table_and_one_chart_with_cost(runs, tmp_
     for png in (out.with_suffix(".png"), cost_chart):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     figure = headline_figure(model_rows([load_run(runs[name]) for name in ("qads", "addsent", "nyt")]))
-    ticks = [label.get_text() for label in figure.axes[1].get_xticklabels()]
-    assert [tick.splitlines()[-1] for tick in ticks] == ["qads@1.0, paired", "addsent@1, paired", "addsent@1, worst-copy", "squad-shifts@1, unpaired"]
-    error_bars = [c for c in figure.axes[1].containers if getattr(c, "has_yerr", False)]
-    assert len(error_bars) == 1 and len(error_bars[0].lines[2][0].get_segments()) == 4  # an interval on every shifted bar
+    ticks = [label.get_text() for label in figure.axes[0].get_yticklabels()]
+    assert [tick.splitlines()[-1] for tick in ticks] == ["qads@1.0, all pairs", "addsent@1, all pairs", "addsent@1, worst copy", "squad-shifts@1, unpaired"]
+    error_bars = [c for c in figure.axes[1].containers if getattr(c, "has_xerr", False)]
+    assert len(error_bars) == 1 and len(error_bars[0].lines[2][0].get_segments()) == 4  # an interval on every difference
     document = json.loads(CliRunner().invoke(cli, ["report", str(runs["addsent"]), str(runs["nyt"]), "--format", "json"]).output)
     assert [(r["shift"], r["comparison"]) for r in document["table"]] == [("addsent@1", "paired"), ("addsent@1", "worst-copy"), ("squad-shifts@1", "unpaired")]
     assert document["table"][0]["ms_per_question"] == pytest.approx(10.0) and document["table"][0]["parameters"] == 1_234_567
