@@ -128,15 +128,7 @@ def load_squad(path: str | Path, *, check_answers: bool = False, repair: bool = 
     dataset building needs that, other readers may skip the cost. Repaired answers emit a `RepairWarning`.
     """
     path = Path(path)
-    data = read_input(path, hint="give a SQuAD 2.0 JSON file")
-    if not data.strip():
-        raise InputError("file is empty", path=str(path), hint="give an official SQuAD 2.0 JSON file")
-    try:
-        raw = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text ({error.reason} at byte {error.start})", path=str(path), hint="give an official SQuAD 2.0 JSON file") from None
-    except json.JSONDecodeError as error:
-        raise InputError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})", path=str(path), hint="give an official SQuAD 2.0 JSON file") from None
+    raw, _ = read_json_input(path, hint="give an official SQuAD 2.0 JSON file")
     dataset = parse_squad(raw, path=str(path))
     if check_answers:
         dataset = check_answer_offsets(dataset, repair=repair)
@@ -153,6 +145,22 @@ def read_input(path: str | Path, *, hint: str) -> bytes:
         raise InputError("is a folder, not a file", path=str(path), hint=hint) from None
     except OSError as error:
         raise InputError(f"cannot read file ({error.strerror})", path=str(path), hint="check its permissions") from None
+
+
+def read_json_input(path: str | Path, *, hint: str) -> tuple[Any, bytes]:
+    """The decoded JSON of an input file and its bytes: the one reader of every command's JSON inputs, so an
+    empty, binary, CSV or otherwise non-JSON file gets the same one-line `InputError` everywhere."""
+    data = read_input(path, hint=hint)
+    if not data.strip():
+        raise InputError("file is empty", path=str(path), hint=hint)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (a binary file? {error.reason} at byte {error.start})", path=str(path), hint=hint) from None
+    try:
+        return json.loads(text), data
+    except json.JSONDecodeError as error:
+        raise InputError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})", path=str(path), hint=hint) from None
 
 
 def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]:

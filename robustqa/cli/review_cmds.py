@@ -12,8 +12,6 @@ from typing import Any
 
 import click
 
-from robustqa.errors import InputError
-
 DEFAULT_PORT = 8765
 _USAGE = (
     "give one built file or run folder with --reviewer NAME --decisions OUT.json (serve the page), "
@@ -168,16 +166,12 @@ def filter_command(built: str, validated: tuple[str, ...], output_path: str) -> 
     """
     from robustqa.outputs import check_output_path
     from robustqa.review.items import sha256_hex
-    from robustqa.squad import parse_squad, read_input, write_squad
+    from robustqa.squad import parse_squad, read_json_input, write_squad
 
     check_output_path(output_path)
-    files = read_decision_files(validated)
-    data = read_input(built, hint="give a file written by `robustqa build-dataset`")
-    try:
-        document = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"not a JSON file ({error})", path=built, hint="give a file written by `robustqa build-dataset`") from None
+    document, data = read_json_input(built, hint="give a file written by `robustqa build-dataset`")
     parse_squad(document, path=built)
+    files = read_decision_files(validated)
     out, lines = apply_to_document(document, files, name=Path(built).name, sha256=sha256_hex(data))
     write_squad(out, output_path)
     click.echo("\n".join([f"wrote {output_path}", *lines, f"  signature          {out['signature']}"]))

@@ -29,7 +29,7 @@ from robustqa.squad import (
     dataset_to_dict,
     dumps_squad,
     parse_squad,
-    read_input,
+    read_json_input,
 )
 
 CLEAN_FILE = "clean.json"
@@ -97,17 +97,8 @@ def sha12(data: bytes) -> str:
 
 def load_json_input(path: str | Path, *, hint: str) -> tuple[Any, str]:
     """Decoded JSON of an input file and the hash of its bytes; an `InputError` naming the file otherwise."""
-    import json
-
-    data = read_input(path, hint=hint)
-    if not data.strip():
-        raise InputError("file is empty", path=str(path), hint=hint)
-    try:
-        return json.loads(data.decode("utf-8")), sha12(data)
-    except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text ({error.reason} at byte {error.start})", path=str(path), hint=hint) from None
-    except ValueError as error:
-        raise InputError(f"not valid JSON ({error})", path=str(path), hint=hint) from None
+    raw, data = read_json_input(path, hint=hint)
+    return raw, sha12(data)
 
 
 def parse_checked(raw: Any, *, path: str, hint: str) -> SquadDataset:

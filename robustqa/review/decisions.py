@@ -21,7 +21,7 @@ from robustqa import __version__
 from robustqa.errors import InputError
 from robustqa.outputs import check_output_path, write_text_atomic
 from robustqa.review.items import ReviewItem, ReviewSet, sha256_hex
-from robustqa.squad import read_input
+from robustqa.squad import read_json_input
 
 FORMAT = "robustqa-review-decisions"
 FORMAT_VERSION = 1
@@ -192,11 +192,7 @@ def read_decisions(path: str | Path) -> DecisionsFile:
     """Read and check a decisions file; `InputError` names the file and the entry that is wrong."""
     path = Path(path)
     name = str(path)
-    data = read_input(path, hint=_HINT)
-    try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"not a JSON file ({error})", path=name, hint=_HINT) from None
+    raw, data = read_json_input(path, hint=_HINT)
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise InputError(f"not a decisions file (no \"format\": \"{FORMAT}\")", path=name, hint=_HINT)
     if raw.get("format_version") != FORMAT_VERSION:

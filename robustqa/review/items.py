@@ -21,7 +21,6 @@ reviewed questions, not a sample of the file.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from robustqa.errors import InputError
-from robustqa.squad import SquadDataset, check_unique_ids, parse_squad, read_input
+from robustqa.squad import SquadDataset, check_unique_ids, parse_squad, read_json_input
 
 ORDER_SEED = 13
 ORDER_SHUFFLED = "shuffled"
@@ -202,11 +201,7 @@ def items_of(dataset: SquadDataset) -> list[ReviewItem]:
 
 
 def _read_built(path: Path) -> tuple[SquadDataset, bytes]:
-    data = read_input(path, hint=_BUILT_HINT)
-    try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"not a JSON file ({error})", path=str(path), hint=_BUILT_HINT) from None
+    raw, data = read_json_input(path, hint=_BUILT_HINT)
     dataset = parse_squad(raw, path=str(path))
     check_unique_ids(dataset)
     return dataset, data

@@ -114,7 +114,7 @@ def test_bad_inputs_get_one_line(tmp_path: Path, built_file: Path, sample_path: 
     assert_one_line_error(run("review", str(not_squad), "--html", str(out)), 2, "not a SQuAD file: no top-level 'data' list")
     not_json = tmp_path / "not.json"
     not_json.write_text("{", encoding="utf-8")
-    assert_one_line_error(run("review", str(not_json), "--html", str(out)), 2, "not a JSON file")
+    assert_one_line_error(run("review", str(not_json), "--html", str(out)), 2, "not valid JSON")
     assert_one_line_error(run("review", str(sample_path), "--html", str(out)), 2, f"{sample_path}: no changed questions to review")
     assert_one_line_error(run("review", str(tmp_path / "absent.json"), "--html", str(out)), 2, "file not found")
     no_examples = tmp_path / "run"
