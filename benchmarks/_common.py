@@ -4,7 +4,9 @@ printed results become its section of docs/benchmarks.md (so the figures there a
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
+import json
 import os
 import re
 import statistics
@@ -12,8 +14,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
@@ -148,3 +151,168 @@ def forward_seconds(model, batches: list[dict]) -> float:
         for batch in batches:
             model(**batch)
     return time.perf_counter() - start
+
+
+# ---------------------------------------------------------------- what the validity scripts share
+# (the half set's questions, the blind-review rules, JSONL, intervals), so that no script imports another
+
+HALF = SHARED / "squad" / "squad2-dev-half.json"
+SEED = 13  # the build seed (the documented default)
+
+RULES = """# Rules for judging a perturbed question (blind review)
+
+Each item shows an ORIGINAL question about a passage, a PERTURBED version of it (some words replaced),
+the gold ANSWER (or "no answer": the passage does not answer the question), and the SENTENCE of the
+passage that holds the answer (for a question without answer, the sentence holding a plausible but wrong
+answer, when there is one). You do not know which tool made the perturbed version; judge each item alone.
+
+Judge two things and write a note:
+
+- `same_meaning` (true/false): a reader of the passage would give the same answer to the perturbed
+  question as to the original (or still no answer, for the same reason). False for a wrong word sense
+  ("refuse" -> "garbage"), a broken fixed term or compound ("particle physics" -> "natural philosophies",
+  "combustion engine" -> "burning engine"), a question that now asks something else, or a question too
+  garbled to recover. Mild stylistic oddity with the meaning intact is true.
+- `fluency`: 3 = natural English a person could have written; 2 = understandable but awkward or slightly
+  ungrammatical; 1 = ungrammatical or nonsensical.
+- `note`: the problem words (empty when there is none).
+
+Write one JSON object per line, in item order, to the judgments file you are given:
+{"item": "<item>", "same_meaning": true, "fluency": 3, "note": ""}
+"""
+
+
+class Question(NamedTuple):
+    id: str
+    title: str
+    question: str
+    context: str
+    answerable: bool
+    answer: str | None
+    answer_start: int | None
+
+
+def reserved_for_review(question_id: str) -> bool:
+    """The half of the ids kept away from development: only blind reviews look at these."""
+    return int(hashlib.sha256(question_id.encode()).hexdigest(), 16) % 2 == 1
+
+
+def load_questions(path: Path) -> dict[str, Question]:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    out: dict[str, Question] = {}
+    for article in raw["data"]:
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                answers = qa.get("answers") or qa.get("plausible_answers") or []
+                first = answers[0] if answers else None
+                out[qa["id"]] = Question(
+                    id=qa["id"],
+                    title=article["title"],
+                    question=qa["question"],
+                    context=paragraph["context"],
+                    answerable=not qa.get("is_impossible", False),
+                    answer=first["text"] if first else None,
+                    answer_start=first["answer_start"] if first else None,
+                )
+    return out
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]?[A-Z0-9])")
+
+
+def sentence_at(context: str, offset: int | None) -> str:
+    """The passage sentence holding character `offset` (the whole passage when there is none)."""
+    if offset is None:
+        return ""
+    start = 0
+    for m in _SENTENCE_END.finditer(context):
+        if m.end() > offset:
+            return context[start : m.start()].strip()
+        start = m.end()
+    return context[start:].strip()
+
+
+def half_set(only: set[str] | None = None) -> Any:
+    """The half set, or only the questions `only` names (`robustqa.squad.only_questions`)."""
+    from robustqa.squad import load_squad, only_questions, parse_squad
+
+    if only is None:
+        return load_squad(HALF)
+    return parse_squad(only_questions(json.loads(HALF.read_text(encoding="utf-8")), only), path=str(HALF))
+
+
+def build_changed(recipe_name: str, overrides: dict[str, Any], only: set[str] | None = None) -> tuple[dict[str, str], dict[str, Any]]:
+    """The perturbed text of every question a setting changes in the half set (or in `only`), and its recipe record."""
+    import perturbations
+    from robustqa.build import build_dataset
+
+    recipe = perturbations.get_recipe(recipe_name, **overrides)
+    result = build_dataset(half_set(only), recipe, seed=SEED)
+    changed = {
+        qa["id"]: qa["question"]
+        for article in result.document["data"]
+        for paragraph in article["paragraphs"]
+        for qa in paragraph["qas"]
+        if "original_question" in qa
+    }
+    return changed, {"recipe": recipe.ident, "overrides": overrides, "signature": result.signature.format()}
+
+
+def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def question_rows(path: Path) -> list[tuple[str, str, str]]:
+    """(id, question, context) of every question of a SQuAD file, in file order."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [(qa["id"], qa["question"], p["context"]) for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion: robustqa's one implementation ((0, 1) when n is 0)."""
+    from robustqa.stats import wilson_interval
+
+    return wilson_interval(successes, n)
+
+
+# ---------------------------------------------------------------- what the speed scripts share
+
+MODEL = SHARED / "models" / "minilm-squad2-mini"
+DATA = SHARED / "squad" / "squad2-dev-heldout.json"
+
+
+def timed_eval(out: Path, *extra: str, limit: int | None = None, launcher: Sequence[str] = ()) -> float:
+    """Wall time of one whole `robustqa eval` of the held-out file into `out` (optionally under a launcher)."""
+    command = [*launcher, *robustqa_command(script_only=True), "eval", str(MODEL), "--clean", str(DATA), "--output-dir", str(out), "--quiet", *extra]
+    if limit:
+        command += ["--limit", str(limit)]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command[:4])} ... failed: {done.stderr[-2000:]}")
+    return wall
+
+
+class BareForward:
+    """The machine's limit: pre-tokenized, pre-padded, length-sorted batches; only the forward pass timed."""
+
+    def __init__(self, batch_size: int, limit: int | None) -> None:
+        from transformers import AutoModelForQuestionAnswering, AutoTokenizer
+
+        from robustqa.inference import build_windows
+        from robustqa.squad import load_squad
+
+        examples = load_squad(DATA).examples()[: limit or None]
+        tokenizer = AutoTokenizer.from_pretrained(MODEL, use_fast=True)
+        self.model = AutoModelForQuestionAnswering.from_pretrained(MODEL).eval()
+        windows = build_windows(tokenizer, examples, 384, 128)
+        self.windows = len(windows)
+        self.batches = padded_batches(windows, batch_size)
+
+    def run(self) -> float:
+        return forward_seconds(self.model, self.batches)

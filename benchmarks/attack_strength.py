@@ -13,7 +13,7 @@ command a user would run, in a fresh process:
    search can flip a question the recipe cannot edit), and how the attack's flips split between the static
    variant's and others;
 5. all held-out questions: the attack (the query cache of step 2 reused) and the static flips on them;
-6. the blind-review pool: 50 flipped questions in benchmarks/validity/attack-pool.jsonl (id, original and
+6. the blind-review pool: 50 flipped questions in studies/validity/attack-pool.jsonl (id, original and
    attacked question, the answer and the context sentence holding it; nothing about the model), the sheet
    for judging them as ../shared/validity/README.md describes: every flip of the default attack on all
    6,078 shared questions (the held-out ones, then the other 12 articles of squad2-dev-half.json, which the
@@ -47,7 +47,7 @@ from _common import REPO, SHARED, recorded, robustqa_command
 MODEL = SHARED / "models" / "minilm-squad2-mini"
 DATA = SHARED / "squad" / "squad2-dev-heldout.json"
 HALF = SHARED / "squad" / "squad2-dev-half.json"
-POOL = REPO / "benchmarks" / "validity" / "attack-pool.jsonl"
+POOL = REPO / "studies" / "validity" / "attack-pool.jsonl"
 FIGURE = REPO / "docs" / "figures" / "attack_success_vs_budget.png"
 CURVE_POINTS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200)
 # the wider attacks beside each recipe's default one (extra arguments, what they allow)

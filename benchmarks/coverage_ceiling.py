@@ -38,11 +38,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from validity_review import HALF, load_questions, read_jsonl, reserved_for_review, sentence_at, wilson, write_jsonl
+from _common import HALF, REPO, load_questions, read_jsonl, recorded, reserved_for_review, sentence_at, wilson, write_jsonl
 
-from _common import REPO, recorded
-
-REVIEWS = REPO / "benchmarks" / "validity"
+REVIEWS = REPO / "studies" / "validity"
 PREFIX = "ceiling-"  # each sample's folder: ceiling-1, ceiling-2, ... (meta.json says how it was drawn)
 POOL_SEED = 2032  # one shuffle of the reserved half; each sample takes the next ids of it
 OPINIONS = ("first", "second")  # each reviewer's files: <opinion>-<sheet>.jsonl
@@ -437,10 +435,10 @@ def certify_settings() -> list[str]:
 def certified_variants(items: list[dict[str, Any]]) -> dict[str, dict[str, list[str]]]:
     """People instead of a selector: per build setting of CERTIFY (`--variants K`), the variants written for
     each sampled question; reviewers would keep the valid ones (`robustqa review`, then `--validated`)."""
-    from validity_review import SEED, half_set
-
     from perturbations import get_recipe
     from robustqa.build import build_dataset
+
+    from _common import SEED, half_set
 
     ids = {item["id"] for item in items}
     out = {}
@@ -457,7 +455,7 @@ def certified_variants(items: list[dict[str, Any]]) -> dict[str, dict[str, list[
 
 
 def recipe_edits(name: str, ids: list[str]) -> dict[str, str]:
-    from validity_review import build_changed
+    from _common import build_changed
 
     return build_changed(name, {}, set(ids))[0]
 

@@ -22,12 +22,10 @@ import random
 from typing import Any
 
 # validity_review puts the checkout on sys.path and NLTK_DATA beside it, as every benchmark does
-from validity_review import REPO, RULES, SHARED, read_jsonl, sentence_at, write_jsonl
-
-from _common import recorded
+from _common import REPO, RULES, SHARED, read_jsonl, recorded, sentence_at, write_jsonl
 
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
-FOLDER = REPO / "benchmarks" / "validity" / "demo-sample"
+FOLDER = REPO / "studies" / "validity" / "demo-sample"
 SAMPLE = REPO / "robustqa" / "data" / "squad2-sample.json"
 SEED = 2026
 QUESTIONS_PER_PARAGRAPH = 10

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import REPO, recorded
+from _common import REPO, question_rows, recorded
 
 WH_AUX_TAGS = frozenset({"WDT", "WP", "WP$", "WRB", "MD"})
 FUNCTION_TAGS = WH_AUX_TAGS | frozenset({"DT", "PDT", "IN", "TO", "CC", "PRP", "PRP$", "EX", "RP", "POS"})
@@ -55,11 +55,6 @@ class Edit:
     tag: str
     replacement: str
     new_start: int  # where the replacement word starts in the perturbed question
-
-
-def load_questions(path: Path) -> list[tuple[str, str, str]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return [(qa["id"], qa["question"], p["context"]) for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
 
 
 def engine_edits(results: Iterable[Any]) -> list[Edit]:
@@ -164,7 +159,7 @@ def run_nlpaug(questions: list[tuple[str, str, str]], seed: int) -> tuple[list[t
 
 def time_one(tool: str, path: Path, recipe: str, seed: int) -> None:
     """Run one tool on every question in this (fresh) process; print its loop time as JSON."""
-    questions = load_questions(path)
+    questions = question_rows(path)
     if tool == "engine":
         import perturbations
 
@@ -233,7 +228,7 @@ def main() -> None:
 def report(args: argparse.Namespace) -> None:
     tools = ["engine cold cache", "engine warm cache"] + ([] if args.no_nlpaug else ["nlpaug"])
     speed = fresh_runs(args.input, args.recipe, args.seed, args.repeats, tools)
-    questions = load_questions(args.input)
+    questions = question_rows(args.input)
     n = len(questions)
     results, _, _ = run_engine(questions, args.recipe, args.seed)
     ours = score(engine_edits(results), sum(p.changed for p in results), n)

@@ -33,13 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
-from _common import REPO, SHARED, forward_seconds, padded_batches, recorded, robustqa_command, spread
+from _common import DATA, MODEL, REPO, BareForward, recorded, spread, timed_eval
 
-MODEL = SHARED / "models" / "minilm-squad2-mini"
-DATA = SHARED / "squad" / "squad2-dev-heldout.json"
 TF4_PYTHON = REPO / ".bench" / "tf4" / "bin" / "python"
 
 PIPELINE_SCRIPT = r"""
@@ -58,19 +55,6 @@ t2 = time.perf_counter()
 json.dump({r[0]: a["answer"] for r, a in zip(rows, answers)}, open(out, "w"))
 print(json.dumps({"setup": t1 - t0, "run": t2 - t1, "total": time.perf_counter() - t0}))
 """
-
-
-def timed_eval(out: Path, *extra: str, limit: int | None = None, launcher: Sequence[str] = ()) -> float:
-    """Wall time of one whole `robustqa eval` of the held-out file into `out` (optionally under a launcher)."""
-    command = [*launcher, *robustqa_command(script_only=True), "eval", str(MODEL), "--clean", str(DATA), "--output-dir", str(out), "--quiet", *extra]
-    if limit:
-        command += ["--limit", str(limit)]
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(command[:4])} ... failed: {done.stderr[-2000:]}")
-    return wall
 
 
 def run_robustqa(out: Path, *extra: str, limit: int | None = None) -> tuple[float, dict]:
@@ -98,26 +82,6 @@ def pipeline_f1(predictions: Path) -> float:
     answers = json.loads(predictions.read_text())
     gold = {qid: texts for qid, texts in gold_answers_of_squad(json.loads(DATA.read_text())).items() if qid in answers}
     return float(evaluate(gold, answers)["f1"])
-
-
-class BareForward:
-    """The machine's limit: pre-tokenized, pre-padded, length-sorted batches; only the forward pass timed."""
-
-    def __init__(self, batch_size: int, limit: int | None) -> None:
-        from transformers import AutoModelForQuestionAnswering, AutoTokenizer
-
-        from robustqa.inference import build_windows
-        from robustqa.squad import load_squad
-
-        examples = load_squad(DATA).examples()[: limit or None]
-        tokenizer = AutoTokenizer.from_pretrained(MODEL, use_fast=True)
-        self.model = AutoModelForQuestionAnswering.from_pretrained(MODEL).eval()
-        windows = build_windows(tokenizer, examples, 384, 128)
-        self.windows = len(windows)
-        self.batches = padded_batches(windows, batch_size)
-
-    def run(self) -> float:
-        return forward_seconds(self.model, self.batches)
 
 
 def tune_pipeline(work: Path, limit: int) -> int:

@@ -19,9 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from eval_speed import timed_eval
-
-from _common import recorded
+from _common import recorded, timed_eval
 
 
 def torchrun_command() -> list[str]:

@@ -24,9 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from eval_speed import DATA, MODEL, BareForward
-
-from _common import recorded, robustqa_command
+from _common import DATA, MODEL, BareForward, recorded, robustqa_command
 
 CONFIGURATIONS = {"fp32": [], "int8": ["--int8"]}
 

@@ -14,10 +14,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine_quality import load_questions
-from wsd_eval import load, perturb_records, sense_precision
+from _wsd import load, perturb_records, sense_precision
 
-from _common import REPO, recorded
+from _common import REPO, question_rows, recorded
 
 
 def questions_changed(questions: list[tuple[str, str, str]], threshold: float, seed: int) -> float:
@@ -37,7 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     thresholds = [float(t) for t in args.thresholds.split(",")]
     sentences = load(args.wsd_dir)
-    questions = load_questions(args.input)
+    questions = question_rows(args.input)
     print(f"recipe qads@1.1, threshold overridden; {len(sentences)} SemEval-2007 sentences; {len(questions):,} questions of {args.input.name}")
     print(f"{'threshold':>9}  {'sense precision':>15}  {'subs/sentence on annotated words':>32}  {'questions changed':>17}")
     for threshold in thresholds:

@@ -7,7 +7,7 @@ The figure behind every robustness drop. It follows ../shared/validity/README.md
    review (sha256(id) odd: development work looks only at the even half) with a fixed seed; the pool is
    the shortest prefix holding N questions the first setting changed, and each setting is judged on the
    pool questions it changed (a random sample of its own changed questions); questions of earlier reviews
-   in benchmarks/validity/ are left out, so every review judges fresh ones. nlpaug's WordNet augmenter
+   in studies/validity/ are left out, so every review judges fresh ones. nlpaug's WordNet augmenter
    runs on the questions the first setting changed. Every distinct (original, perturbed) text becomes one
    item; items are shuffled and numbered, and the sheet shows the original and perturbed question, the
    gold answer (or that the passage gives none) and the passage sentence that holds it, never the tool.
@@ -20,9 +20,9 @@ The figure behind every robustness drop. It follows ../shared/validity/README.md
    6,078 questions the setting changes); recorded in docs/benchmarks.md beside the shared review of
    qads@1.1.
 
-    NLTK_DATA=../shared/nltk_data python benchmarks/validity_review.py sheet --name NAME \
+    NLTK_DATA=../shared/nltk_data python studies/validity_review.py sheet --name NAME \
         --setting default=qads --setting strict=qads:max_substitutions=1 [--n 160] [--parts 3]
-    NLTK_DATA=../shared/nltk_data python benchmarks/validity_review.py score
+    NLTK_DATA=../shared/nltk_data python studies/validity_review.py score
 """
 
 from __future__ import annotations
@@ -32,92 +32,15 @@ import hashlib
 import json
 import math
 import random
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import REPO, SHARED, recorded
+from _common import HALF, REPO, RULES, SEED, SHARED, Question, build_changed, load_questions, read_jsonl, recorded, reserved_for_review, sentence_at, wilson, write_jsonl
 
-HALF = SHARED / "squad" / "squad2-dev-half.json"
 JUDGED = SHARED / "validity" / "judged-pairs-v1.jsonl"
-REVIEWS = REPO / "benchmarks" / "validity"
+REVIEWS = REPO / "studies" / "validity"
 NLPAUG = "nlpaug SynonymAug(aug_src=wordnet)"
-SEED = 13  # the build seed (the documented default)
-
-RULES = """# Rules for judging a perturbed question (blind review)
-
-Each item shows an ORIGINAL question about a passage, a PERTURBED version of it (some words replaced),
-the gold ANSWER (or "no answer": the passage does not answer the question), and the SENTENCE of the
-passage that holds the answer (for a question without answer, the sentence holding a plausible but wrong
-answer, when there is one). You do not know which tool made the perturbed version; judge each item alone.
-
-Judge two things and write a note:
-
-- `same_meaning` (true/false): a reader of the passage would give the same answer to the perturbed
-  question as to the original (or still no answer, for the same reason). False for a wrong word sense
-  ("refuse" -> "garbage"), a broken fixed term or compound ("particle physics" -> "natural philosophies",
-  "combustion engine" -> "burning engine"), a question that now asks something else, or a question too
-  garbled to recover. Mild stylistic oddity with the meaning intact is true.
-- `fluency`: 3 = natural English a person could have written; 2 = understandable but awkward or slightly
-  ungrammatical; 1 = ungrammatical or nonsensical.
-- `note`: the problem words (empty when there is none).
-
-Write one JSON object per line, in item order, to the judgments file you are given:
-{"item": "<item>", "same_meaning": true, "fluency": 3, "note": ""}
-"""
-
-
-@dataclass(frozen=True)
-class Question:
-    id: str
-    title: str
-    question: str
-    context: str
-    answerable: bool
-    answer: str | None
-    answer_start: int | None
-
-
-def reserved_for_review(question_id: str) -> bool:
-    """The half of the ids kept away from development: only blind reviews look at these."""
-    return int(hashlib.sha256(question_id.encode()).hexdigest(), 16) % 2 == 1
-
-
-def load_questions(path: Path) -> dict[str, Question]:
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    out: dict[str, Question] = {}
-    for article in raw["data"]:
-        for paragraph in article["paragraphs"]:
-            for qa in paragraph["qas"]:
-                answers = qa.get("answers") or qa.get("plausible_answers") or []
-                first = answers[0] if answers else None
-                out[qa["id"]] = Question(
-                    id=qa["id"],
-                    title=article["title"],
-                    question=qa["question"],
-                    context=paragraph["context"],
-                    answerable=not qa.get("is_impossible", False),
-                    answer=first["text"] if first else None,
-                    answer_start=first["answer_start"] if first else None,
-                )
-    return out
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[\"“(\[]?[A-Z0-9])")
-
-
-def sentence_at(context: str, offset: int | None) -> str:
-    """The passage sentence holding character `offset` (the whole passage when there is none)."""
-    if offset is None:
-        return ""
-    start = 0
-    for m in _SENTENCE_END.finditer(context):
-        if m.end() > offset:
-            return context[start : m.start()].strip()
-        start = m.end()
-    return context[start:].strip()
 
 
 def parse_setting(text: str) -> tuple[str, str, dict[str, Any]]:
@@ -136,32 +59,6 @@ def parse_setting(text: str) -> tuple[str, str, dict[str, Any]]:
     return name, recipe, overrides
 
 
-def half_set(only: set[str] | None = None) -> Any:
-    """The half set, or only the questions `only` names (`robustqa.squad.only_questions`)."""
-    from robustqa.squad import load_squad, only_questions, parse_squad
-
-    if only is None:
-        return load_squad(HALF)
-    return parse_squad(only_questions(json.loads(HALF.read_text(encoding="utf-8")), only), path=str(HALF))
-
-
-def build_changed(recipe_name: str, overrides: dict[str, Any], only: set[str] | None = None) -> tuple[dict[str, str], dict[str, Any]]:
-    """The perturbed text of every question a setting changes in the half set (or in `only`), and its recipe record."""
-    import perturbations
-    from robustqa.build import build_dataset
-
-    recipe = perturbations.get_recipe(recipe_name, **overrides)
-    result = build_dataset(half_set(only), recipe, seed=SEED)
-    changed = {
-        qa["id"]: qa["question"]
-        for article in result.document["data"]
-        for paragraph in article["paragraphs"]
-        for qa in paragraph["qas"]
-        if "original_question" in qa
-    }
-    return changed, {"recipe": recipe.ident, "overrides": overrides, "signature": result.signature.format()}
-
-
 def nlpaug_versions(questions: Iterable[Question], seed: int) -> dict[str, str]:
     """nlpaug's WordNet synonym augmenter on each question, seeded per question (it only offers global
     random state, so each question gets its own seed from the run seed and its id)."""
@@ -177,14 +74,6 @@ def nlpaug_versions(questions: Iterable[Question], seed: int) -> dict[str, str]:
         result = aug.augment(q.question)
         out[q.id] = result[0] if isinstance(result, list) else result
     return out
-
-
-def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def earlier_review_ids() -> set[str]:
@@ -384,16 +273,6 @@ def make_attack_sheet(args: argparse.Namespace) -> None:
     print(f"wrote {len(sheet)} items in {args.parts} sheets to {folder.relative_to(REPO)}")
 
 
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (kept inside [0, 1] for small n and extreme shares)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def _row(label: str, judged: list[dict[str, Any]], coverage: float | None) -> str:
     n = len(judged)
     same = sum(bool(j["same_meaning"]) for j in judged)
@@ -451,7 +330,7 @@ def review_table(name: str) -> str | None:
             f"Review `{name}`: {meta['items']} items from a random pool of {meta['pool']} questions of "
             f"{meta['source']} (pool seed {meta['pool_seed']}, build seed {meta['build_seed']}; ids outside "
             "judged-pairs-v1 and in the half reserved for review), tool hidden, rules in "
-            f"`benchmarks/validity/{name}/RULES.md`; sheets, key and judgments in that folder. "
+            f"`studies/validity/{name}/RULES.md`; sheets, key and judgments in that folder. "
             f"nlpaug ran on the questions `{meta['first_setting']}` changed. Intervals: 95% Wilson.")
     return "\n".join(
         [
@@ -484,7 +363,7 @@ def main() -> None:
     a = sub.add_parser("attack-sheet", help="a blind sheet of the questions attacks flipped")
     a.add_argument("--name", required=True)
     a.add_argument("--attack", action="append", default=[], metavar="LABEL=ADVERSARIAL_JSON", help="an attack's adversarial.json (attack.json beside it)")
-    a.add_argument("--pool", help="attack_strength.py's pool file (benchmarks/validity/attack-pool.jsonl): its questions not judged before")
+    a.add_argument("--pool", help="attack_strength.py's pool file (studies/validity/attack-pool.jsonl): its questions not judged before")
     a.add_argument("--pool-recipe", default="qads@2.0", help="the recipe the pool's attacks searched")
     a.add_argument("--after", help="the earlier review of part of the pool: its items are left out")
     a.add_argument("--n", type=int, default=None, help="draw this many of each attack's flipped questions at random (--seed) instead of all")

@@ -25,13 +25,11 @@ import random
 import sys
 from typing import Any
 
-from validity_review import read_jsonl, reserved_for_review, write_jsonl
-
-from _common import REPO, SHARED, recorded
+from _common import REPO, SHARED, read_jsonl, recorded, reserved_for_review, write_jsonl
 
 HALF = SHARED / "squad" / "squad2-dev-half.json"
 VERSION = "1"
-FOLDER = REPO / "benchmarks" / "validity" / f"vetting-{VERSION}"
+FOLDER = REPO / "studies" / "validity" / f"vetting-{VERSION}"
 TABLE = REPO / "perturbations" / "data" / f"vetted_synonyms-{VERSION}.json"
 POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "r": "adverb"}
 POS_LETTERS = {v: k for k, v in POS_NAMES.items()}
@@ -126,7 +124,7 @@ def table_text(items: dict[int, dict[str, Any]], opinions: list[dict[int, list[s
         "description": (
             f"Vetted WordNet synonyms, version {VERSION}: for each word (lemma.pos), the synonyms that one of two "
             "independent reviewers found to keep a question's meaning in at least 19 of 20 ordinary questions using "
-            f"the word (benchmarks/validity/vetting-{VERSION}: rules, sheets, judgments)"
+            f"the word (studies/validity/vetting-{VERSION}: rules, sheets, judgments)"
         ),
         "pairs": pairs,
     }

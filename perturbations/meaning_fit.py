@@ -9,7 +9,7 @@ embeddings of the original and edited question separated the questions that kept
 that did not with ROC AUC 0.78 (the language-model score: 0.75), and the two are nearly independent
 (correlation 0.27): among edits the language model accepts at -6, requiring a similarity of at least 0.92
 left 94.5% of them meaning-preserving instead of 90.0%, keeping four in five. Those figures were measured on
-the data the threshold was chosen on; the blind review of fresh questions in `benchmarks/validity/` is the
+the data the threshold was chosen on; the blind review of fresh questions in `studies/validity/` is the
 real test.
 
 Like the language-model rule it is opt-in (it needs a model), a CONTEXT-stage candidate constraint asked

@@ -18,7 +18,6 @@ Skips are no judgment: they are left out of every share, count and kappa.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -36,20 +35,8 @@ from robustqa.review.decisions import (
     DecisionsFile,
     combined_status,
 )
+from robustqa.stats import wilson_interval
 from robustqa.tables import text_table
-
-Z95 = 1.959963984540054  # the standard normal quantile at 0.975
-
-
-def wilson_interval(successes: int, total: int, z: float = Z95) -> tuple[float, float] | None:
-    """The Wilson score interval of a binomial share; None when there is nothing to estimate."""
-    if total <= 0:
-        return None
-    p = successes / total
-    denominator = 1 + z * z / total
-    centre = (p + z * z / (2 * total)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def cohen_kappa(first: Sequence[Hashable], second: Sequence[Hashable]) -> float | None:
@@ -85,7 +72,7 @@ class ShareRow:
 
     @property
     def interval(self) -> tuple[float, float] | None:
-        return wilson_interval(self.accepted, self.judged)
+        return wilson_interval(self.accepted, self.judged) if self.judged > 0 else None  # nothing judged: no interval
 
 
 @dataclass(frozen=True)

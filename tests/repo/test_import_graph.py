@@ -152,3 +152,18 @@ def test_the_graph_sees_function_level_imports_and_skips_type_checking(tmp_path:
     assert graph["pkg.b"] == {"pkg.sub", "pkg.sub.d"}  # importing pkg.sub.d runs pkg/sub/__init__ first
     assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub"]]
     assert import_graph(tmp_path, ("pkg",), runtime_only=False)["pkg.a"] == {"pkg.b", "pkg.c"}
+
+
+@pytest.mark.parametrize("folder", ["benchmarks", "tools"])
+def test_no_script_imports_another(folder: str) -> None:
+    """A script measures (benchmarks/) or builds shipped data (tools/); what scripts share lives in a helper
+    module (benchmarks/_common.py, _wsd.py) or in the packages, never in another script."""
+    scripts = {path.stem: path for path in (REPO / folder).glob("*.py") if not path.stem.startswith("_")}  # _common, _wsd: helpers
+    offending = {}
+    for name, path in scripts.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = _imported_names(tree, name, False, runtime_only=False)
+        others = sorted({n.split(".")[0] for n in imported} & (set(scripts) - {name}))
+        if others:
+            offending[name] = others
+    assert not offending, f"{folder} scripts importing other scripts: {offending}"

@@ -28,7 +28,8 @@ from click.testing import CliRunner
 
 from robustqa.cli import cli
 from robustqa.review.decisions import FORMAT, FORMAT_VERSION, read_decisions
-from robustqa.review.stats import cohen_kappa, compute_stats, wilson_interval
+from robustqa.review.stats import cohen_kappa, compute_stats
+from robustqa.stats import wilson_interval
 
 SHA = "ab" * 32
 POS = {"i0": ["NN"], "i1": ["VBD"], "i2": ["JJ"], "i3": ["RB"], "i4": ["NNS", "VB"], "i5": ["NN"], "i6": ["JJR"], "i7": ["VBZ"], "i8": ["NN", "JJ"], "i9": ["RBR"], "i10": ["IN"]}
@@ -75,7 +76,7 @@ def test_wilson_interval_by_hand() -> None:
     #   = 0.999793 * 0.244995 = 0.244945 -> [0, 0.489890]
     low, high = wilson_interval(0, 4)
     assert low == pytest.approx(0.0, abs=1e-9) and high == pytest.approx(0.489890, abs=2e-6)
-    assert wilson_interval(0, 0) is None
+    assert wilson_interval(0, 0) == (0.0, 1.0)  # robustqa.stats: the one interval; nothing known, everything possible
 
 
 def test_cohen_kappa_by_hand() -> None:
