@@ -656,8 +656,10 @@ def rich_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], title:
 
 
 def compact_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
-    """The terminal's compact rows (COMPACT_COLUMNS) of every comparison of every model of every run."""
-    return [row.compact_cells() for row in model_rows(runs)]
+    """The terminal's compact rows (COMPACT_COLUMNS) of every comparison of every model of every run. Where a
+    model has worst-of-K and mean-of-K rows, its every-variant row stays in report.md: its clean and perturbed
+    scores are each file's own, over different questions, which the compact table has no column to say."""
+    return [row.compact_cells() for row in model_rows(runs) if not (row.comparison == PAIRED and row.entry.get("variants"))]
 
 
 def report_cells(runs: Sequence[Run]) -> list[dict[str, str]]:

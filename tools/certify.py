@@ -396,6 +396,18 @@ def _sha12(path: Path) -> str:
 KEEP = 3  # certified variants kept per question at most: the most natural first (both reviewers' fluency)
 
 
+def _natural(verdict: dict[str, Any]) -> bool:
+    return min(r["fluency"] for r in verdict["reviewers"]) == 3
+
+
+def _chosen(group: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """A question's kept variants: up to KEEP that both reviewers found natural; where it has none, its one
+    best awkward (fluency 2) variant, so that the question is still covered by a valid edit."""
+    ranked = sorted(group, key=lambda item: _rank(item[1]))  # stable: candidate order within a rank
+    natural = [item for item in ranked if _natural(item[1])]
+    return natural[:KEEP] if natural else ranked[:1]
+
+
 def _rank(verdict: dict[str, Any]) -> tuple[int, int, int]:
     fluency = [r["fluency"] for r in verdict["reviewers"]]
     return (-min(fluency), -sum(fluency), verdict["round"])
@@ -415,8 +427,7 @@ def assemble() -> None:
             by_source.setdefault(verdict["source_id"], []).append((variant_id, verdict))
     kept = {}
     for group in by_source.values():
-        group.sort(key=lambda item: _rank(item[1]))  # stable: candidate order within a rank
-        kept.update(group[:KEEP])
+        kept.update(_chosen(group))
     round_one = {qa["id"]: qa for a in candidates().document["data"] for p in a["paragraphs"] for qa in p["qas"]}
     source = json.loads(SOURCE.read_text(encoding="utf-8"))
     per_question, pairs, natural = Counter(), Counter(), 0
@@ -455,7 +466,7 @@ def assemble() -> None:
         f"source:{SOURCE.name}#{_sha12(SOURCE)}",
         f"candidates:{RECIPE} max_substitutions=1 threshold=0 variants={VARIANTS} seed={SEED}; wider space {WIDE_PER_WORD} synonyms a word",
         "reviewers:2 language-model agents per variant (not people)",
-        f"kept:both same meaning and neither fluency 1; at most {KEEP} a question, most natural first",
+        f"kept:both same meaning and neither fluency 1; up to {KEEP} natural a question, else its best awkward one",
         f"kappa:{counts['kappa']:.3f}",
         f"judgments:{_judgments_sha()}",
         "robustqa:0.1.0",
@@ -500,6 +511,7 @@ def assemble() -> None:
     shutil.copyfile(SOURCE, PACKAGE / "squad2-dev-half.json")
     (PACKAGE / "certified-v1.json").write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     (STUDY / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (PACKAGE / "CARD.md").write_text(card_text(json.loads((STUDY / "summary.json").read_text(encoding="utf-8"))), encoding="utf-8")
     print(json.dumps({k: v for k, v in summary.items() if k != "calibration"}, indent=2, ensure_ascii=False))
 
 
@@ -611,6 +623,117 @@ def score_audit() -> None:
     text = "\n".join(out)
     (AUDIT / "scores.txt").write_text(text + "\n", encoding="utf-8")
     print(text)
+
+
+def qads_21_pairs() -> tuple[int, str, float]:
+    """The default recipe on the same questions: (distinct pairs, its top pair, that pair's share)."""
+    from collections import Counter
+
+    import perturbations
+    from robustqa.build import build_dataset
+    from robustqa.squad import load_squad
+
+    document = build_dataset(load_squad(SOURCE), perturbations.get_recipe("qads@2.1"), seed=SEED).document
+    pairs = Counter((s["original"].lower(), s["replacement"].lower()) for a in document["data"] for p in a["paragraphs"]
+                    for qa in p["qas"] for s in qa.get("substitutions", []))
+    (a, b), n = pairs.most_common(1)[0]
+    return len(pairs), f"{a} -> {b}", n / sum(pairs.values())
+
+
+def card_text(summary: dict[str, Any]) -> str:
+    """The dataset card (robustqa/data/certified/CARD.md), every figure from the judgments."""
+    distinct_21, top_21, share_21 = qads_21_pairs()
+    calibration = summary["calibration"]
+    agreements = sorted(100 * c["agreement"] for c in calibration)
+    kappas = sorted(c["kappa"] for c in calibration)
+    audit = (AUDIT / "scores.txt").read_text(encoding="utf-8") if (AUDIT / "scores.txt").exists() else "(not yet run)"
+    per_q = ", ".join(f"{k} variant{'s' if int(k) > 1 else ''}: {v:,}" for k, v in summary["variants_per_question"].items())
+    top = "; ".join(f"{pair} ({n})" for pair, n in summary["top_pairs"][:5])
+    return f"""# Dataset card: robustqa `certified@1`
+
+A reviewed QADS-style variant of SQuAD 2.0 dev questions: each question of the 16 articles of
+`squad2-dev-half.json` with up to {KEEP} one-word WordNet-synonym variants that two reviewers judged to keep its
+meaning, for measuring how far a QA model's answers move when a question's words change but its meaning does
+not. `robustqa eval MODEL` evaluates on it with no data option.
+
+**The reviewers are language-model agents (subagents given only a sheet and the written rules), not people.**
+People can add or overrule judgments with `robustqa review` on `certified-v1.json`; a decisions file from
+people given to `robustqa eval --validated` (or applied with `robustqa filter`) takes precedence.
+
+## Files
+
+- `squad2-dev-half.json`: the clean questions: {summary['source_questions']:,} questions of 16 articles of the
+  official SQuAD 2.0 dev set (question ids re-hashed; contexts, questions and answers unchanged).
+- `certified-v1.json`: {summary['variants_certified']:,} certified variants of {summary['questions_certified']:,} of those questions, self-contained
+  (contexts and answers included; SQuAD 2.0 format). Each variant has the id `<question id>-v<k>` or
+  `-w<k>`, `source_id`, `original_question`, its `substitutions` (character offsets in both strings, the word,
+  its replacement, Penn tag, WordNet synset, confidence) and `review`: both reviewers' judgments (same
+  meaning, fluency 1-3). The file's `signature` says how it was made; `robustqa.set` holds the figures below.
+
+## How it was made (`tools/certify.py`; sheets, rules, key and every judgment in `studies/certified-1/`)
+
+1. Candidates: `robustqa build-dataset --recipe qads@1.1 --set max_substitutions=1 --set threshold=0
+   --variants {VARIANTS}` (seed {SEED}): one content word replaced by a WordNet synonym of the sense enhanced
+   Lesk picks, no confidence threshold, up to {VARIANTS} different variants per question.
+2. Round 1: every variant of every changed question, each question's variants side by side on one line
+   ({summary['variants_judged_by_round'].get('1', summary['variants_judged_by_round'].get(1, 0)):,} variants), dealt to {SHEETS} sheets; two reviewers per sheet, each alone.
+3. Round 2, wider: every question without a certified variant that a reviewer found natural (and those
+   round 1 had no variant of) got up to {WIDE_MAX} more one-word variants from a wider space (any WordNet sense,
+   {WIDE_PER_WORD} synonyms a word, common words only), judged the same way
+   ({summary['variants_judged_by_round'].get('2', summary['variants_judged_by_round'].get(2, 0)):,} variants).
+4. Rules: those of the earlier blind judgments (`shared/validity/README.md`), verbatim (`RULES.md`): same
+   meaning (a reader of the passage gives the same answer, or still none for the same reason), fluency 3
+   natural / 2 awkward / 1 ungrammatical. Reviewers saw the question, the answer and its sentence, never the
+   tool, a model's answer or another reviewer's judgments.
+5. Kept: a variant both reviewers say keeps the meaning and neither calls ungrammatical (fluency 1). Of those,
+   a question keeps up to {KEEP} that both reviewers found natural (fluency 3); a question with none keeps its
+   one best awkward variant (fluency 2), so that it is still covered by a valid edit.
+
+Before judging, each of the {len(calibration)} reviewers re-judged the 240 items of `judged-pairs-v1.jsonl` under the
+same rules: agreement with those earlier judgments {agreements[0]:.1f}%-{agreements[-1]:.1f}% (Cohen's kappa
+{kappas[0]:.2f}-{kappas[-1]:.2f}); each reviewer's figure is in `studies/certified-1/summary.json`. The two
+reviewers of a sheet agreed on {100 * summary['agreement']:.1f}% of the {summary['variants_judged']:,} variants (kappa {summary['kappa']:.3f}).
+
+## Coverage and diversity
+
+- {summary['questions_certified']:,} of {summary['source_questions']:,} questions ({100 * summary['coverage']:.1f}%) have at least one certified variant; {per_q}.
+- {summary['distinct_pairs']:,} distinct substitution pairs (word -> replacement, lower case); the most frequent,
+  "{summary['top_pair']}", is {100 * summary['top_pair_share']:.1f}% of the edits. Top five: {top}.
+- The default recipe `qads@2.1` on the same questions: {distinct_21:,} distinct pairs, its top pair "{top_21}" {100 * share_21:.1f}%
+  of its edits; this set has {summary['distinct_pairs'] / distinct_21:.1f}x as many.
+
+## Fresh blind audit (`studies/certified-1/audit/`)
+
+100 certified variants drawn at random and 40 rejected ones mixed in, shuffled, the source hidden, judged
+item by item by two reviewers (language-model agents) who certified nothing, under the same rules:
+
+```text
+{audit.rstrip()}
+```
+
+## Known limits
+
+- The reviewers are language-model agents; their judgments agree closely with each other and with the
+  earlier judgments, which were made by the same kind of reviewer. A human audit may disagree.
+- Only single-word lexical substitution in questions; English WordNet 3.0; no paraphrase, reordering,
+  negation or distractors. Questions whose only editable words are names, numbers or function words have no
+  variant ({summary['source_questions'] - summary['questions_certified']:,} questions).
+- Up to {KEEP} variants a question ({summary['variants_natural_by_both']:,} of the {summary['variants_certified']:,} natural by both reviewers); questions
+  differ in K, so worst-of-K compares models on the same questions, not questions with each other.
+- The shared MiniLM models were trained on 12 of the 16 articles: for them, only the four held-out articles
+  (Normans, Computational complexity theory, Huguenot, Steam engine; `squad2-dev-heldout.json`) are a clean
+  evaluation; their figures there are in `docs/benchmarks.md` (`certified_drop`). Published checkpoints
+  (ELECTRA, BERT, ...) were trained on SQuAD's train set, which these dev questions are not part of.
+
+## Licence and attribution
+
+SQuAD 2.0 is by Pranav Rajpurkar, Robin Jia and Percy Liang (*Know What You Don't Know: Unanswerable Questions
+for SQuAD*, ACL 2018, https://arxiv.org/abs/1806.03822), distributed under the Creative Commons
+Attribution-ShareAlike 4.0 International licence (CC BY-SA 4.0); its paragraphs come from Wikipedia (CC
+BY-SA). Both files here are shared under CC BY-SA 4.0. Changes made: selection of 16 articles and re-hashed
+question ids (upstream), and the edited questions with their edit records and judgments (robustqa). WordNet
+3.0 is under Princeton's WordNet licence. The method follows QADS (Lin et al. 2020, arXiv:2010.13049).
+"""
 
 
 def _judgments_sha(full: bool = False) -> str:
