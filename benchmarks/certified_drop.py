@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -51,7 +52,14 @@ def certified_heldout(work: Path) -> Path:
     return path
 
 
-def evaluate(model: Path, perturbed: Path, run_dir: Path) -> dict[str, Any]:
+def evaluate(model: Path, perturbed: Path, run_dir: Path, clean_cache_from: Path | None = None) -> dict[str, Any]:
+    """report.json's entry of `robustqa eval` on the held-out file and `perturbed`; the clean predictions depend
+    only on the clean file and the model, so they are taken from another run's cache when one is given."""
+    if clean_cache_from is not None:
+        for cached in clean_cache_from.glob("*/cache/clean-*.jsonl"):
+            target = run_dir / cached.relative_to(clean_cache_from)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(cached, target)
     subprocess.run([*robustqa_command(), "eval", str(model), "--clean", str(HELDOUT), "--perturbed", str(perturbed), "--output-dir", str(run_dir),
                     "--quiet", "--overwrite"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return json.loads((run_dir / "report.json").read_text(encoding="utf-8"))["models"][0]
@@ -110,9 +118,11 @@ def main() -> None:
             print(f"{model.name} on {HELDOUT.name} (1,494 questions, 4 articles it never saw); official SQuAD 2.0 F1, points")
             header = f"{'set':<12} {'clean F1':>8} {'questions':>9} {'variants':>8} {'ΔF1 changed answerable':>26} {'worst-of-K, answerable':>26} {'mean-of-K, answerable':>26}"
             print(header)
+            first_run: Path | None = None
             for name, path in built.items():
                 run_dir = args.work / f"run-{model.name}-{name.replace('@', '-')}"
-                entry = evaluate(model, path, run_dir)
+                entry = evaluate(model, path, run_dir, first_run)
+                first_run = first_run or run_dir
                 changed = entry["drop"]["changed"]
                 variants = entry.get("variants")
                 worst = (variants or {}).get("worst", {}).get("drop") or changed

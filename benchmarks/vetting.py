@@ -120,11 +120,13 @@ def table_text(items: dict[int, dict[str, Any]], opinions: list[dict[int, list[s
         names = [c for c in item["candidates"] if any(c in accepted[n] for accepted in opinions)]
         if names:
             pairs[f"{item['word']}.{POS_LETTERS[item['pos']]}"] = names
+    # the published table's own words, byte for byte (its hash is in every qads@2.1 signature): it names the
+    # folder where its evidence was when it was published, now studies/validity/vetting-1
     document = {
         "description": (
             f"Vetted WordNet synonyms, version {VERSION}: for each word (lemma.pos), the synonyms that one of two "
             "independent reviewers found to keep a question's meaning in at least 19 of 20 ordinary questions using "
-            f"the word (studies/validity/vetting-{VERSION}: rules, sheets, judgments)"
+            f"the word (benchmarks/validity/vetting-{VERSION}: rules, sheets, judgments)"
         ),
         "pairs": pairs,
     }

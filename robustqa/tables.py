@@ -393,10 +393,16 @@ def run_labels(runs: Sequence[Run]) -> list[str]:
     """Run labels (folder names), made unique; empty when only one run is shown."""
     if len(runs) <= 1:
         return [""] * len(runs)
-    names = [run.path.name or f"run{i + 1}" for i, run in enumerate(runs)]
+    names = [_without_model(run.path.name, run) or f"run{i + 1}" for i, run in enumerate(runs)]
     if len(set(names)) < len(names):
         names = [f"{name}#{i + 1}" for i, name in enumerate(names)]
     return names
+
+
+def _without_model(name: str, run: Run) -> str:
+    """A default run folder (`<model slug>-<set>`) labelled by its set alone: the row names the model."""
+    slugs = "+".join(str(entry.get("slug")) for entry in run.report.get("models", []))
+    return name[len(slugs) + 1 :] if slugs and name.startswith(slugs + "-") else name
 
 
 def recipe_of(run: Run) -> str:
