@@ -8,7 +8,7 @@ The disk tables keep the name and key they had before other kinds of score share
 from __future__ import annotations
 
 from perturbations.language_model import CausalLM, resolve
-from perturbations.score_table import Scorer, ScoreKind, ScoreTable, forget_scorers, table_for
+from perturbations.score_table import ScoreKind, Scorer, ScoreTable, forget_scorers, table_for
 from perturbations.score_table import register_scorer as _register
 
 # changed whenever how a text is scored changes (the text before the prefix, the prefix's form)

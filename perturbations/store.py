@@ -139,7 +139,7 @@ def load() -> None:
                     table.update(live)
                     live.clear()
                 live.update(table)
-    except Exception:  # noqa: BLE001 - a corrupt, truncated or unreadable cache is rebuilt, never fatal
+    except Exception:  # a corrupt, truncated or unreadable cache is rebuilt, never fatal
         return
     _STATE["size"] = size()
 

@@ -64,8 +64,9 @@ def _hub_rows(sample: Path) -> list[dict]:
 
 
 def test_build_dataset_with_no_argument_builds_the_dev_split_into_a_file_it_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import datasets
     from importlib import resources
+
+    import datasets
 
     sample = Path(str(resources.files("robustqa") / "data" / "squad2-sample.json"))
     calls = []
