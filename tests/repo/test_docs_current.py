@@ -21,6 +21,7 @@ from robustqa.eval_data import EvalData
 from robustqa.evaluation import EvalConfig, eval_signature
 from robustqa.importers import IMPORTERS
 from robustqa.inference import InferenceSettings
+from robustqa.packaged import PACKAGED_SETS
 from robustqa.signature import Signature
 
 REPO = Path(__file__).resolve().parents[2]
@@ -88,7 +89,7 @@ def test_documented_signatures_match_the_code(document: str, text: str) -> None:
         assert keys == [key for key in order if key in keys], f"{document}: run signature keys out of order: {keys}"
         mandatory = ["clean", "perturbed", "recipe", "models", "max_seq_length", "doc_stride", "n_best", "max_answer_length", "null_threshold", "bootstrap", "seed", "robustqa"]
         assert set(mandatory) <= set(keys), f"{document}: run signature lacks {set(mandatory) - set(keys)}"
-        current = {r.ident for r in perturbations.list_recipes()} | {f"{i.name}@{i.version}" for i in IMPORTERS.values()}
+        current = {r.ident for r in perturbations.list_recipes()} | {f"{i.name}@{i.version}" for i in IMPORTERS.values()} | set(PACKAGED_SETS)
         assert fields["recipe"] in current | {"none", "unknown"} or fields["recipe"].startswith("<"), f"{document}: recipe {fields['recipe']}"
 
 
