@@ -53,7 +53,7 @@ class Position(NamedTuple):
     words of every text, and building a tuple skips the per-field checks of a frozen dataclass."""
 
     tokens: tuple[Token, ...]
-    index: int
+    index: int  # type: ignore[assignment]  # a field named like tuple.index, as the engine names it
     frozen_spans: tuple[tuple[int, int], ...] = ()
     # the caller's `wsd_context` (a question's paragraph), "" when none: rules that compare the text with
     # its source read it

@@ -339,15 +339,15 @@ def _position(
         return "no-candidate"
     senses = tuple(dist)
     placed = bool(plan.sense or plan.context or plan.soft or edit_rules)  # whether any rule looks at the place
-    where = Position(tokens, index, frozen, source) if placed else None
+    place = Position(tokens, index, frozen, source) if placed else None
     sure = [
-        Candidate(low, tag_, lemma, pos, syn, name, form, inflected, where, senses, conf)
+        Candidate(low, tag_, lemma, pos, syn, name, form, inflected, place, senses, conf)
         for name, form, inflected in cands
         if (conf := _synonym_mass(form, tag_, dist)) >= tf.threshold
     ]
     if not sure:
         return "low-confidence"
-    if where is None:
+    if place is None:
         best = max(c.confidence for c in sure)  # type: ignore[type-var]
         replacements = tuple(Replacement(c.name, c.form, c.inflected, c.confidence) for c in sure)  # type: ignore[arg-type]
         return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]
@@ -361,7 +361,7 @@ def _position(
         sure = [c for c, rule in judged if rule is None]
         if not sure:
             return judged[0][1].reason  # type: ignore[union-attr]  # every candidate has a rule here
-    ranked = _rank(plan, where, sure)
+    ranked = _rank(plan, place, sure)
     best = max(c.confidence for c in sure)  # type: ignore[type-var]
     replacements = _replacements(edit_rules, ranked, senses)
     return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]

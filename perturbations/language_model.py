@@ -52,9 +52,9 @@ def resolve(spec: str) -> ModelSource:
         return ModelSource(spec, str(path.parent), path.name, f"{DEFAULT_MODEL}=={version}/{path.name}")
     folder = Path(spec).expanduser()
     if folder.is_dir():
-        ggufs = sorted(folder.glob("*.gguf"))
-        if ggufs:
-            return ModelSource(spec, str(folder), ggufs[0].name, f"local:{file_fingerprint(ggufs[0])}")
+        local = sorted(folder.glob("*.gguf"))
+        if local:
+            return ModelSource(spec, str(folder), local[0].name, f"local:{file_fingerprint(local[0])}")
         return ModelSource(spec, str(folder), None, checkpoint_identity(folder))
     return ModelSource(spec, spec, None, f"hub:{spec}")
 

@@ -254,7 +254,7 @@ class Recipe:
 
     def with_overrides(self, **overrides: Any) -> Recipe:
         """A copy with some parameters changed (validated); the name and version stay."""
-        components = list(self._components())
+        components: list[Any] = list(self._components())  # each a frozen dataclass: `replace` makes the copy
         owner = {key: i for i, component in enumerate(components) for key in component.PARAMETERS}
         changes: dict[int, dict[str, Any]] = {}
         for key, value in overrides.items():

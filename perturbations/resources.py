@@ -106,7 +106,7 @@ def unchanged(saved: Any) -> bool:
         index = entry.get("entry")
         if index is None or stat_files(entry["location"]) != entry["files"]:
             return False
-        for earlier in search_path[:index]:
+        for earlier in (search_path or [])[:index]:
             if any(os.path.exists(os.path.join(earlier, folder)) for folder in folders):
                 return False  # a copy NLTK would now prefer (or refuse): ask NLTK
     return True

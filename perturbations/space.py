@@ -48,7 +48,7 @@ class EditPosition(NamedTuple):
     NamedTuple for the reason `Replacement` is.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named like tuple.index, as the engine names it
     start: int
     end: int
     word: str

@@ -173,11 +173,11 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
         else:
             contexts.append(None)
     rewrites = [
-        apply_substitutions(paragraph.context, cp.substitutions, where=f"article '{unit.title}', context {context_key(paragraph.context)}") if cp is not None else None
-        for cp in contexts
+        apply_substitutions(paragraph.context, done.substitutions, where=f"article '{unit.title}', context {context_key(paragraph.context)}") if done is not None else None
+        for done in contexts
     ]
-    for cp, rw in zip(contexts, rewrites):
-        if cp is not None and rw is not None and rw.text != cp.perturbed:
+    for done, rw in zip(contexts, rewrites):
+        if done is not None and rw is not None and rw.text != done.perturbed:
             raise SpanIntegrityError(f"article '{unit.title}': the engine's perturbed context differs from its own substitutions")
 
     # output paragraphs, grouped by context text in order of first appearance: (paragraph fields, questions)
@@ -188,7 +188,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
         seen: set[tuple[str, str]] = set()
         q_changed = False
         for k in range(count):
-            cp, rw = contexts[k], rewrites[k]
+            ctx, rw = contexts[k], rewrites[k]
             context_text = rw.text if rw is not None else paragraph.context
             if edits_question:
                 qp = recipe.perturb(
@@ -196,7 +196,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
                     seed=seed,
                     key=q.id,
                     wsd_context=paragraph.context,
-                    consistent_with=(cp,) if cp is not None else (),
+                    consistent_with=(ctx,) if ctx is not None else (),
                     variant=k,
                 )
                 if k == 0:
@@ -235,10 +235,10 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
             written += 1
             if context_text not in groups:
                 fields: dict[str, Any] = {}
-                if context_text != paragraph.context and cp is not None:
+                if context_text != paragraph.context and ctx is not None:
                     fields["original_context"] = paragraph.context
-                    fields["context_substitutions"] = [s.to_dict() for s in cp.substitutions]
-                    substitutions += len(cp.substitutions)
+                    fields["context_substitutions"] = [s.to_dict() for s in ctx.substitutions]
+                    substitutions += len(ctx.substitutions)
                 groups[context_text] = (fields, [])
             groups[context_text][1].append(question)
         changed += q_changed

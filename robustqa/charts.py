@@ -168,7 +168,8 @@ def cost_figure(rows: Sequence[ModelRow]) -> Figure:
             shift = transforms.offset_copy(ax.transData, fig=figure, x=6.0 * (i - (len(members) - 1) / 2), y=0.0, units="points")
             shifted, clean = n.get("perturbed_f1"), n.get("clean_f1")
             if shifted is None:  # a clean SQuAD run: its clean F1 is what it shows
-                ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=CLEAN_COLOR, label="clean SQuAD", transform=shift)
+                if clean is not None:
+                    ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=CLEAN_COLOR, label="clean SQuAD", transform=shift)
                 continue
             name = f"{row.recipe} ({row.comparison})"
             errors = _bar_errors([n], "f1")

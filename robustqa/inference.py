@@ -468,17 +468,17 @@ class QAModelRunner:
         self.timing.windows += len(windows)
         if gathered is None:
             return windows, None
-        logits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        merged: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         for part in gathered:
             for w, pair in part.items():
-                logits.setdefault(w, pair)  # a window computed twice counts once
-        missing = len(windows) - len(logits)
+                merged.setdefault(w, pair)  # a window computed twice counts once
+        missing = len(windows) - len(merged)
         if missing:
             raise RuntimeError(f"{missing} windows were not computed by any process")
         if on_progress is not None:
             reported = _questions_complete_within(windows, mine)
             on_progress(len(examples) - reported)
-        return windows, logits
+        return windows, merged
 
     def decode(
         self, examples: Sequence[QAExample], windows: Windows, logits: dict[int, tuple[np.ndarray, np.ndarray]]

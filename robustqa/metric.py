@@ -154,7 +154,7 @@ def find_best_threshold(
     probability order switches to answering: an answerable one gains its score, an unanswerable one loses a
     point if the model gave a non-empty answer. Ties keep the probabilities' own order (a stable sort).
     """
-    current = sum(1 for k in has_answer if not has_answer[k])
+    current: float = sum(1 for k in has_answer if not has_answer[k])
     best, best_thresh = current, 0.0
     for qid in sorted(na_probs, key=lambda k: na_probs[k]):
         if qid not in scores:
@@ -162,7 +162,7 @@ def find_best_threshold(
         if has_answer[qid]:
             diff = scores[qid]
         else:
-            diff = -1 if predictions[qid] else 0
+            diff = -1.0 if predictions[qid] else 0.0
         current += diff
         if current > best:
             best, best_thresh = current, na_probs[qid]

@@ -120,7 +120,7 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
     """The model's element of report.json: official results, drop with `resamples` bootstrap draws, the
     worst-copy protocol where it applies, flips, coverage, cost."""
     clean = summarize_set(outcome.clean_scores, outcome.answers("clean"), outcome.clean, outcome.rules)
-    common = {
+    common: dict[str, Any] = {
         "model": outcome.spec.name,
         "model_id": outcome.spec.model_id,
         "slug": outcome.slug,

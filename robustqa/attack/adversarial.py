@@ -79,7 +79,7 @@ def adversarial_document(run: AttackRun) -> dict[str, Any]:
             "questions": len(run.results),
             "attempted": sum(1 for r in run.results if r.attempted),
             "changed": len(succeeded),
-            "substitutions": sum(len(r.outcome.variant.perturbation.substitutions) for r in succeeded),  # type: ignore[union-attr]
+            "substitutions": sum(len(r.outcome.variant.perturbation.substitutions) for r in succeeded),  # type: ignore[union-attr,misc]
         },
     }
     return document_to_dict(run.dataset.version, {"signature": run.signature.format(), "robustqa": meta}, data)

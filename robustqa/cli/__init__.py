@@ -53,7 +53,7 @@ class ReportedError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click declares it on the class; each error has its own
 
     def show(self, file: Any = None) -> None:
         click.echo(f"robustqa: error: {self.format_message()}", err=True, file=file)

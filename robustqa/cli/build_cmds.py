@@ -143,7 +143,7 @@ def build_dataset(
     scoring = tqdm(total=len(dataset) * recipe.preparation_passes if recipe.fields == {"question"} else None, unit="text", desc="model scoring", file=sys.stderr, disable=None if recipe.prepares else True, leave=False)
     with scoring, tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar:
         result = build(dataset, recipe, seed=seed, variants=variants, workers=workers, source=source, progress=bar.update, prepare_progress=scoring.update)
-    document, review_lines = result.document, []
+    document, review_lines = result.document, list[str]()
     if decisions:
         document, review_lines = apply_to_document(document, decisions, name=f"this build of {output.name}")
     write_squad(document, output)

@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,7 +27,7 @@ def table_title(runs: Sequence[Run]) -> str:
     return f"robustqa: clean vs perturbed ({rules_text(runs)}, points)"
 
 
-def console(stream: object = None, *, width: int | None = None) -> Console:
+def console(stream: Any = None, *, width: int | None = None) -> Console:
     """A rich console: a terminal's own width; else `width`, $COLUMNS or 400, so that piped tables are not folded."""
     from rich.console import Console
 

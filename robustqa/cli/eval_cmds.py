@@ -120,8 +120,8 @@ def models() -> None:
     from robustqa.models import alias_table
 
     table = Table(title="robustqa model aliases (any hub id or local folder works too)", title_justify="left")
-    for column, justify in (("Alias", "left"), ("Hub id", "left"), ("Architecture", "left"), ("Dev EM", "right"), ("Dev F1", "right")):
-        table.add_column(column, justify=justify, no_wrap=True)
+    for column in ("Alias", "Hub id", "Architecture", "Dev EM", "Dev F1"):
+        table.add_column(column, justify="right" if column.startswith("Dev") else "left", no_wrap=True)
     for row in alias_table():
         table.add_row(row["alias"], row["hub_id"], row["architecture"], f"{row['reported_exact']:.2f}", f"{row['reported_f1']:.2f}")
     out = console()

@@ -169,6 +169,7 @@ def items_of(dataset: SquadDataset) -> list[ReviewItem]:
                     continue
                 where = f"article '{article.title}', question {q.id}"
                 subs = _checked_substitutions(q.extra.get("substitutions"), q.original_question, q.question, path=path, where=where)
+                evidence: str | None
                 evidence_answers, evidence = (q.answers, "answer") if q.answers and not q.is_impossible else (q.plausible_answers or (), "plausible answer")
                 sentence, span, s_start = "", None, 0
                 if evidence_answers:

@@ -86,7 +86,8 @@ def status_of_file(metadata: Mapping[str, Any] | None) -> ReviewStatus:
     review = metadata.get("review") if isinstance(metadata, Mapping) else None
     if not isinstance(review, Mapping):
         return ReviewStatus(NOT_REVIEWED)
-    counts = review.get("counts") if isinstance(review.get("counts"), Mapping) else {}
+    raw_counts = review.get("counts")
+    counts: Mapping[str, Any] = raw_counts if isinstance(raw_counts, Mapping) else {}
     files = [f for f in review.get("decisions", []) if isinstance(f, Mapping)]
     return ReviewStatus(
         FILTERED,

@@ -167,3 +167,18 @@ def test_no_script_imports_another(folder: str) -> None:
         if others:
             offending[name] = others
     assert not offending, f"{folder} scripts importing other scripts: {offending}"
+
+
+def test_the_packages_import_without_torch_or_transformers() -> None:
+    """Nothing imports torch or transformers at import time: the engine never needs them, and robustqa loads
+    them only when a model runs."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, perturbations, robustqa, robustqa.cli, robustqa.evaluation, robustqa.tables, robustqa.charts\n"
+        "heavy = sorted(m for m in ('torch', 'transformers') if m in sys.modules)\n"
+        "print(','.join(heavy))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+    assert done.stdout.strip() == "", f"imported at import time: {done.stdout.strip()}"
