@@ -9,6 +9,7 @@ import click
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 from robustqa.cli.build_cmds import model_rule_options, recipe_overrides, set_option
+from robustqa.cli.options import inference_options
 
 
 @click.command("attack")
@@ -22,13 +23,7 @@ from robustqa.cli.build_cmds import model_rule_options, recipe_overrides, set_op
 @click.option("--include-penalised", is_flag=True, help="Also search edits a soft rule of the recipe penalises (a build writes them only as a last resort; they are more often invalid).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Attack only the first N questions of the input.")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the recipe's per-question generators (in the signature).")
-@click.option("--batch-size", default=32, show_default=True, type=click.IntRange(min=1), help="Windows per forward pass.")
-@click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda (or cuda:N) or mps.")
-@click.option("--precision", default="auto", show_default=True, type=click.Choice(["auto", "fp32", "bf16", "fp16"]), help="As for eval.")
-@click.option("--max-seq-length", default=384, show_default=True, type=int, help="Window length in tokens (capped by the model).")
-@click.option("--doc-stride", default=128, show_default=True, type=int, help="Token overlap between windows of a long context.")
-@click.option("--null-threshold", default=0.0, show_default=True, type=float, help='Answer "" when null score − best span score exceeds this.')
-@click.option("--trust-remote-code", is_flag=True, help="Allow a hub model to run its own code (only for models you trust).")
+@inference_options
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @set_option
 @model_rule_options

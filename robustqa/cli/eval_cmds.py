@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from robustqa.cli.console import console, print_eval_result
+from robustqa.cli.options import inference_options
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 
@@ -23,16 +24,10 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 @click.option("--output-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache. Default: runs/<model>-<set>.")
 @click.option("--overwrite", is_flag=True, help="Replace a run folder that holds a different run (other data, models or settings).")
-@click.option("--batch-size", default=32, show_default=True, type=click.IntRange(min=1), help="Windows per forward pass.")
-@click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda (or cuda:N) or mps.")
-@click.option("--precision", default="auto", show_default=True, type=click.Choice(["auto", "fp32", "bf16", "fp16"]), help="auto: bf16/fp16 autocast on GPU, fp32 on CPU. bf16 on CPU is opt-in (faster where the CPU has native bf16 units; docs/benchmarks.md).")
-@click.option("--max-seq-length", default=384, show_default=True, type=int, help="Window length in tokens (capped by the model).")
-@click.option("--doc-stride", default=128, show_default=True, type=int, help="Token overlap between windows of a long context.")
-@click.option("--null-threshold", default=0.0, show_default=True, type=float, help='Answer "" when null score − best span score exceeds this.')
+@inference_options
 @click.option("--bootstrap", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples for the drop intervals.")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the bootstrap (in the signature).")
 @click.option("--int8", is_flag=True, help="Dynamic int8 quantization of the linear layers (CPU only; opt-in).")
-@click.option("--trust-remote-code", is_flag=True, help="Allow a hub model to run its own code (only for models you trust).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Evaluate only the first N clean questions (and their variants).")
 @click.option("--rules", type=click.Choice(["auto", "v1.1", "v2.0"]), default="auto", show_default=True,
               help="SQuAD rules. auto: v1.1 (the model always answers) for files without unanswerable questions, else v2.0; "
