@@ -10,25 +10,24 @@ line cut short by a crash is dropped (and cut off the file) when the cache is op
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from robustqa.attack.scorer import Scored
+from robustqa.jsonl_cache import AppendOnlyJsonl, content_key
 
 CACHE_FORMAT = 1
 
 
 def query_cache_key(model_id: str, fingerprint: str, data_sha: str, settings_fields: Mapping[str, Any]) -> str:
-    payload = json.dumps(
-        {"format": CACHE_FORMAT, "kind": "attack", "model": model_id, "fingerprint": fingerprint, "data": data_sha, "settings": dict(settings_fields)},
-        sort_keys=True,
-        default=str,
+    return content_key(
+        {"format": CACHE_FORMAT, "kind": "attack", "model": model_id, "fingerprint": fingerprint, "data": data_sha, "settings": dict(settings_fields)}
     )
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+def _scored(r: dict[str, Any]) -> tuple[tuple[str, str], Scored]:
+    return (str(r["id"]), str(r["question"])), Scored(str(r["text"]), float(r["null_odds"]), bool(r["right"]), float(r["margin"]))
 
 
 class QueryCache:
@@ -36,40 +35,13 @@ class QueryCache:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self._file = AppendOnlyJsonl(self.path)
 
     def load(self) -> dict[tuple[str, str], Scored]:
-        if not self.path.exists():
-            return {}
-        done: dict[tuple[str, str], Scored] = {}
-        good_bytes = 0
-        with open(self.path, "rb") as stream:
-            for line in stream:
-                if not line.endswith(b"\n"):
-                    break
-                try:
-                    r = json.loads(line)
-                    done[(str(r["id"]), str(r["question"]))] = Scored(str(r["text"]), float(r["null_odds"]), bool(r["right"]), float(r["margin"]))
-                except (ValueError, KeyError, TypeError):
-                    break
-                good_bytes += len(line)
-        if good_bytes != self.path.stat().st_size:
-            with open(self.path, "r+b") as stream:
-                stream.truncate(good_bytes)
-        return done
+        return dict(self._file.read(_scored))
 
     def append(self, rows: Iterable[tuple[tuple[str, str], Scored]]) -> None:
-        lines = "".join(
-            json.dumps(
-                {"id": qid, "question": question, "text": s.text, "null_odds": s.null_odds, "right": s.right, "margin": s.margin},
-                ensure_ascii=False,
-            )
-            + "\n"
+        self._file.append(
+            {"id": qid, "question": question, "text": s.text, "null_odds": s.null_odds, "right": s.right, "margin": s.margin}
             for (qid, question), s in rows
         )
-        if not lines:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "a", encoding="utf-8") as stream:
-            stream.write(lines)
-            stream.flush()
-            os.fsync(stream.fileno())
