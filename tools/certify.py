@@ -413,9 +413,8 @@ def _rank(verdict: dict[str, Any]) -> tuple[int, int, int]:
     return (-min(fluency), -sum(fluency), verdict["round"])
 
 
-def assemble() -> None:
-    """Write robustqa/data/certified/: the clean file and the certified variants, and print the card's figures."""
-    import shutil
+def assembled() -> tuple[str, dict[str, Any]]:
+    """The certified file's text, as the committed judgments make it, and the card's figures."""
     from collections import Counter
 
     verdicts, counts = certified_verdicts()
@@ -507,9 +506,17 @@ def assemble() -> None:
         },
         "data": data,
     }
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", summary
+
+
+def assemble() -> None:
+    """Write robustqa/data/certified/: the clean file, the certified variants and the card; print the figures."""
+    import shutil
+
+    text, summary = assembled()
     PACKAGE.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(SOURCE, PACKAGE / "squad2-dev-half.json")
-    (PACKAGE / "certified-v1.json").write_text(json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    (PACKAGE / "certified-v1.json").write_text(text, encoding="utf-8")
     (STUDY / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (PACKAGE / "CARD.md").write_text(card_text(json.loads((STUDY / "summary.json").read_text(encoding="utf-8"))), encoding="utf-8")
     print(json.dumps({k: v for k, v in summary.items() if k != "calibration"}, indent=2, ensure_ascii=False))
