@@ -93,7 +93,7 @@ def main() -> None:
 
     import perturbations
     from robustqa.attack.search import DEFAULT_BUDGET
-    from robustqa.attack.space import search_space
+    from robustqa.attack.space import attack_slots
     from robustqa.build import DEFAULT_RECIPE
     from robustqa.inference import InferenceSettings, QAModelRunner
     from robustqa.models import resolve_model
@@ -109,7 +109,7 @@ def main() -> None:
               f"budget {budget}, batch {args.batch_size}, "
               f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}", flush=True)
         # warm-ups, untimed: the engine's WordNet tables, and the model's first forward pass
-        search_space(recipe, examples[0].question, wsd_context=examples[0].context, include_penalised=True)
+        attack_slots(recipe, examples[0].question, wsd_context=examples[0].context, include_penalised=True)
         runner.predict(examples[:4])
         times: dict[str, list[float]] = {"attack": [], "attack_forward": [], "bare": []}
         bare = None

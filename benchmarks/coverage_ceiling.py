@@ -112,9 +112,9 @@ def sample_ids(skip: int, n: int) -> list[str]:
 
 def variants(recipe: Any, question: str, context: str, per_word: int) -> list[str]:
     """Every one-edit text of the space, distinct, in the engine's rendering."""
-    from perturbations.engine import apply_edits, search_space
+    from perturbations.engine import apply_edits, build_space
 
-    space = search_space(recipe, question, wsd_context=context)
+    space = build_space(recipe, question, wsd_context=context)
     texts = []
     for position in space.positions:
         for replacement in position.candidates[:per_word]:
@@ -350,7 +350,7 @@ def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, i
     from wordfreq import zipf_frequency
 
     from perturbations import get_recipe
-    from perturbations.engine import apply_edits, search_space
+    from perturbations.engine import apply_edits, build_space
     from perturbations.lexicon import sense_names, synset_lemmas
     from perturbations.vetted import vetted_table
 
@@ -359,7 +359,7 @@ def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, i
     table = vetted_table("vetted-1")
 
     def allowed(recipe: Any, q: Any) -> set[str]:
-        space = search_space(recipe, q.question, wsd_context=q.context)
+        space = build_space(recipe, q.question, wsd_context=q.context)
         return {apply_edits(space, {p.index: r}).perturbed for p in space.positions for r in p.candidates}
 
     def usage(word: str, pos: str) -> int:
@@ -371,7 +371,7 @@ def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, i
         q = questions()[item["id"]]
         shown, in_2_0, in_strict = set(item["variants"].values()), allowed(gated, q), allowed(strict, q)
         seen: set[str] = set()
-        space = search_space(oracle, q.question, wsd_context=q.context)
+        space = build_space(oracle, q.question, wsd_context=q.context)
         for p in space.positions:
             pos = "a" if p.pos == "s" else p.pos
             word_senses = sense_names(p.lemma, pos)

@@ -2,7 +2,7 @@
 disambiguate, propose and rank candidates), the budget (which words change), and the edits (written and
 recorded with offsets in both strings).
 
-`search_space` and `apply_edits` are the first and last steps on their own, for callers that choose the
+`build_space` and `apply_edits` are the first and last steps on their own, for callers that choose the
 edits themselves (an attack); `perturb_text` is the three together, so both see the same candidates.
 
 Pure given its arguments: the only randomness (tie-breaks, and word/synonym choice for variants > 0)
@@ -153,7 +153,7 @@ def _consistency_maps(
     return edited, kept
 
 
-def search_space(
+def build_space(
     recipe: Recipe,
     text: str,
     *,
@@ -209,7 +209,7 @@ def perturb_text(
     variant: int = 0,
 ) -> Perturbation:
     """Apply `recipe` to `text`: its search space, its budget, then the edits (see Recipe.perturb)."""
-    space = search_space(recipe, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
+    space = build_space(recipe, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
     if not space.tokens:
         return Perturbation(original=text, perturbed=text, recipe=recipe.ident)
     budget = recipe.budget

@@ -167,9 +167,9 @@ def candidate_variants(rule: CandidateConstraint, recipe: Recipe, item: TextToPe
     """The text of `item` and every variant (one candidate written) that `rule` will be asked about when
     `recipe` perturbs it: the replacements of the search space of the rules `recipe` lists before `rule`
     (a model rule is asked after those, so exactly those candidates reach it)."""
-    from perturbations.engine import search_space
+    from perturbations.engine import build_space
 
     before = recipe.constraints[: recipe.constraints.index(rule)]
-    space = search_space(dataclasses.replace(recipe, constraints=before), item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
+    space = build_space(dataclasses.replace(recipe, constraints=before), item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
     variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
     return text_of(space.tokens), variants

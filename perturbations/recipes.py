@@ -20,7 +20,7 @@ from perturbations.constraints import (
     Soft,
     Stage,
 )
-from perturbations.engine import perturb_text, search_space
+from perturbations.engine import build_space, perturb_text
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation
 from perturbations.space import SearchSpace
@@ -321,7 +321,7 @@ class Recipe:
     ) -> SearchSpace:
         """Every word of `text` this recipe may edit, with every replacement it allows, ranked: what
         `perturb` spends its budget on (see `perturbations.search_space`)."""
-        return search_space(self, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
+        return build_space(self, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
 
     @property
     def prepares(self) -> bool:

@@ -2,7 +2,7 @@
 
 Why a record of its own: `Recipe.perturb` spends a budget on this space (the most confident words, the
 first-ranked synonym), but an attack searches it (which words, which synonyms flip a model). Both must see
-exactly the same candidates, so the engine builds the space once (`search_space`), and both the budget and
+exactly the same candidates, so the engine builds the space once (`build_space`), and both the budget and
 an attack turn chosen edits into a `Perturbation` with the same function (`apply_edits`).
 """
 

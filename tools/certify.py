@@ -210,9 +210,9 @@ def wide_recipe() -> Any:
 
 def wide_variants(recipe: Any, question: str, context: str, seen: set[str]) -> list[dict[str, Any]]:
     """Round 2's new one-edit variants of a question (texts not judged before), with their edit records."""
-    from perturbations.engine import apply_edits, search_space
+    from perturbations.engine import apply_edits, build_space
 
-    space = search_space(recipe, question, wsd_context=context)
+    space = build_space(recipe, question, wsd_context=context)
     out: list[dict[str, Any]] = []
     for position in space.positions:
         for replacement in position.candidates[:WIDE_PER_WORD]:

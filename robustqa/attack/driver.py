@@ -20,7 +20,7 @@ from robustqa.attack.oracle import DEFAULT_CHUNK, Oracle
 from robustqa.attack.query_cache import QueryCache, query_cache_key
 from robustqa.attack.scorer import ModelScorer, Query, Scored, Scorer
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET, FLIP_MARGIN, Search, SearchOutcome, Variant, search
-from robustqa.attack.space import Space, search_space
+from robustqa.attack.space import Space, attack_slots
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 from robustqa.errors import InputError, OutputError
 from robustqa.eval_data import file_sha12
@@ -204,7 +204,7 @@ def attack_examples(examples: list[QAExample], recipe: perturbations.Recipe, ora
     if recipe.prepares:  # model rules (qads-lm) score every candidate in one batch per question first
         recipe.prepare([perturbations.TextToPerturb(ex.question, ex.context) for ex in attacked])
     for ex in attacked:
-        space = search_space(recipe, ex.question, wsd_context=ex.context, include_penalised=config.include_penalised)
+        space = attack_slots(recipe, ex.question, wsd_context=ex.context, include_penalised=config.include_penalised)
         spaces[ex.id] = space
         limits[ex.id] = config.max_edits if config.max_edits is not None else space.limit
         searches[ex.id] = search(space, budget=config.budget, max_edits=limits[ex.id], beam=config.beam)

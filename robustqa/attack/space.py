@@ -75,7 +75,7 @@ def budget_limit(recipe: perturbations.Recipe, words: int) -> int:
     return min(budget.max_substitutions, max(budget.min_substitutions, math.floor(budget.rate * words + 1e-9)))
 
 
-def search_space(
+def attack_slots(
     recipe: perturbations.Recipe,
     text: str,
     *,
@@ -104,7 +104,7 @@ def apply_choices(space: Space, choices: Sequence[Choice]) -> Perturbation:
     can take the same synonym, written as a build writes it."""
     engine_space = space.engine_space
     if engine_space is None:
-        raise ValueError("this space was not made by search_space")
+        raise ValueError("this space was not made by attack_slots")
     edits: dict[int, perturbations.Replacement] = {}
     used: set[int] = set()
     for choice in choices:
