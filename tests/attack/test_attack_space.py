@@ -58,7 +58,7 @@ def test_edits_a_soft_rule_penalises_are_left_out(squad_heldout_path: Path) -> N
     recipe = perturbations.get_recipe("qads@2.0")
     context = next(ex.context for ex in load_squad(squad_heldout_path).examples() if "Hastings" in ex.context)
     question = "Who was the duke in the battle of Hastings?"
-    engine = perturbations.attack_slots(recipe, question, wsd_context=context)
+    engine = perturbations.search_space(recipe, question, wsd_context=context)
     battle = next(p for p in engine.positions if p.word == "battle")
     penalised = {r.form for r in battle.candidates if r.penalty > 0}
     assert penalised and {r.form for r in battle.candidates if r.penalty == 0}
