@@ -127,7 +127,7 @@ def eval_signature(
         fields["validated"] = list(data.review.decisions)
     if config.limit is not None:
         fields["limit"] = config.limit
-    fields["models"] = list(models) if models is not None else [f"{o.spec.model_id}@{o.fingerprint}" for o in outcomes]
+    fields["models"] = list(models) if models is not None else [o.spec.identity(o.fingerprint) for o in outcomes]
     settings_fields = outcomes[0].settings_fields if outcomes else dict(config.settings.signature_fields())
     fields.update(settings_fields)
     if na_prob_thresh != DEFAULT_NA_PROB_THRESHOLD:
@@ -179,7 +179,7 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
     factory = runner_factory or _default_runner_factory
     na_prob_thresh = max(DEFAULT_NA_PROB_THRESHOLD, float(config.settings.null_threshold))
     if distributed.is_main_process():  # the data and models now; the settings as they ran, before writing
-        planned = eval_signature(data, [], config, na_prob_thresh, models=[f"{spec.model_id}@?" for spec in specs])
+        planned = eval_signature(data, [], config, na_prob_thresh, models=[spec.identity("?") for spec in specs])
         resolved_later = {*config.settings.signature_fields(), "precision"}
         check_reuse(output_dir, planned, overwrite=config.overwrite, keys=[key for key, _ in planned.items if key not in resolved_later])
     outcomes: list[ModelOutcome] = []

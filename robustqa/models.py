@@ -68,6 +68,11 @@ class ModelSpec:
     is_local: bool
     trust_remote_code: bool = False
 
+    def identity(self, fingerprint: str) -> str:
+        """The model as signatures name it: a hub id, or a local folder's name (not where it sits on this
+        machine: the fingerprint, a hash of its files, identifies it), with the fingerprint."""
+        return f"{Path(self.model_id).name if self.is_local else self.model_id}@{fingerprint}"
+
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
 

@@ -647,6 +647,17 @@ def qads_21_pairs() -> tuple[int, str, float]:
     return len(pairs), f"{a} -> {b}", n / sum(pairs.values())
 
 
+def heldout_figures() -> str:
+    """The held-out part of docs/benchmarks.md's `certified_drop` section, as that script printed it."""
+    document = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    start, end = "<!-- benchmark:certified_drop -->", "<!-- /benchmark:certified_drop -->"
+    if start not in document:
+        return "(not yet measured: run benchmarks/certified_drop.py)"
+    section = document[document.index(start) : document.index(end)]
+    body = section.split("```text\n", 1)[1].split("```", 1)[0]
+    return "\n".join(line for line in body.splitlines() if not line.startswith(("robustqa eval", "  wall time"))).strip()
+
+
 def card_text(summary: dict[str, Any]) -> str:
     """The dataset card (robustqa/data/certified/CARD.md), every figure from the judgments."""
     distinct_21, top_21, share_21 = qads_21_pairs()
@@ -729,8 +740,14 @@ item by item by two reviewers (language-model agents) who certified nothing, und
   differ in K, so worst-of-K compares models on the same questions, not questions with each other.
 - The shared MiniLM models were trained on 12 of the 16 articles: for them, only the four held-out articles
   (Normans, Computational complexity theory, Huguenot, Steam engine; `squad2-dev-heldout.json`) are a clean
-  evaluation; their figures there are in `docs/benchmarks.md` (`certified_drop`). Published checkpoints
-  (ELECTRA, BERT, ...) were trained on SQuAD's train set, which these dev questions are not part of.
+  evaluation (below). Published checkpoints (ELECTRA, BERT, ...) were trained on SQuAD's train set, which
+  these dev questions are not part of.
+
+## The shared models on the held-out articles (`benchmarks/certified_drop.py`, in `docs/benchmarks.md`)
+
+```text
+{heldout_figures()}
+```
 
 ## Licence and attribution
 

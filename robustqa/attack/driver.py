@@ -114,7 +114,7 @@ def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: M
     fields: dict[str, Any] = {
         "attack": recipe.ident,
         **{key: value for key, value in recipe.signature_fields().items() if key != "recipe" and published.get(key) != value},
-        "target": f"{spec.model_id}@{fingerprint}",
+        "target": spec.identity(fingerprint),
         "input": data_sha,
         "limit": config.limit,
         "budget": config.budget,

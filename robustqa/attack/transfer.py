@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from robustqa.signature import Signature
@@ -108,7 +109,8 @@ def _cell(entry: Mapping[str, Any], column: str, target: AdversarialSet) -> Tran
         exact=float(exact) if exact is not None else None,
         drop_exact=float(drop["exact"]) if drop.get("exact") is not None else None,
         right_to_wrong=flips.get("right_to_wrong"),
-        white_box=bool(fingerprint) and fingerprint == target.target_fingerprint and model_id == target.target_id,
+        # a local model is named in signatures by its folder's name: its fingerprint identifies it
+        white_box=bool(fingerprint) and fingerprint == target.target_fingerprint and target.target_id in (model_id, PurePath(model_id).name),
     )
 
 
