@@ -278,7 +278,7 @@ def _build_chunk(units: Sequence[_Unit]) -> list[_UnitResult]:
     return [build_paragraph(recipe, unit, seed=seed, variants=variants) for unit in units]
 
 
-def _chunks(units: Sequence[_Unit], workers: int) -> list[list[_Unit]]:
+def _article_chunks(units: Sequence[_Unit], workers: int) -> list[list[_Unit]]:
     """Contiguous paragraphs of one article per chunk, largest chunks first.
 
     Most of the engine's time goes into first look-ups that its caches then keep (senses, Lesk
@@ -316,7 +316,7 @@ def _run_units(
                 progress(result.summary.questions)
             yield result
         return
-    chunks = _chunks(units, workers)
+    chunks = _article_chunks(units, workers)
     for results in perturbations.map_in_workers(
         _build_chunk, chunks, workers=workers, initializer=_init_worker, initargs=(recipe, seed, variants), warm_up=(recipe,)
     ):

@@ -10,7 +10,7 @@ from robustqa.errors import ModelLoadError, ModelUnavailableError, OutputError
 
 DEMO_MODEL = "electra-small"
 DEMO_SAMPLE = "squad2-sample.json"
-DEMO_RECIPE = "qads@2.0"  # the version whose edits on the sample a blind review judged (benchmarks/demo_sample.py)
+DEMO_RECIPE = "qads@2.0"  # the version whose edits on the sample a blind review judged (tools/demo_sample.py)
 NOTEBOOK = "notebooks/failure_analysis.ipynb"
 _PASS_A_FOLDER = (
     "pass a local SQuAD 2.0 QA model folder with `robustqa demo --model PATH` (e.g. --model ../shared/models/minilm-squad2-mini)"

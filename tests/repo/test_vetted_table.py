@@ -1,4 +1,4 @@
-"""The packaged vetted table is exactly what the committed vetting judgments say (benchmarks/vetting.py)."""
+"""The packaged vetted table is exactly what the committed vetting judgments say (tools/vetting.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_packaged_table_is_compiled_from_the_committed_judgments(monkeypatch) -> None:
     monkeypatch.syspath_prepend(str(REPO / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("benchmarks_vetting", REPO / "benchmarks" / "vetting.py")
+    spec = importlib.util.spec_from_file_location("benchmarks_vetting", REPO / "tools" / "vetting.py")
     assert spec is not None and spec.loader is not None
     vetting = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "benchmarks_vetting", vetting)

@@ -10,8 +10,8 @@ picked where the model lost most (that overstates the drop). So:
 3. `select`: among the drawn paragraphs whose every changed question keeps its meaning, take the first
    three in the same seeded order and write them as robustqa/data/squad2-sample.json.
 
-    NLTK_DATA=../shared/nltk_data python benchmarks/demo_sample.py sheet
-    NLTK_DATA=../shared/nltk_data python benchmarks/demo_sample.py select
+    NLTK_DATA=../shared/nltk_data python tools/demo_sample.py sheet
+    NLTK_DATA=../shared/nltk_data python tools/demo_sample.py select
 """
 
 from __future__ import annotations
@@ -19,9 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 # validity_review puts the checkout on sys.path and NLTK_DATA beside it, as every benchmark does
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the measuring scripts' helpers: paths, JSONL, recorded sections
 from _common import REPO, RULES, SHARED, read_jsonl, recorded, sentence_at, write_jsonl
 
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"

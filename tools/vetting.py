@@ -12,8 +12,8 @@ question, judged by reviewers; the table `qads@2.1` draws from.
 3. `compile`: the table, every pair either reviewer accepted, written to
    perturbations/data/vetted_synonyms-<version>.json.
 
-    NLTK_DATA=../shared/nltk_data python benchmarks/vetting.py sheets [--sheets 8]
-    NLTK_DATA=../shared/nltk_data python benchmarks/vetting.py compile
+    NLTK_DATA=../shared/nltk_data python tools/vetting.py sheets [--sheets 8]
+    NLTK_DATA=../shared/nltk_data python tools/vetting.py compile
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ import collections
 import json
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the measuring scripts' helpers: paths, JSONL, recorded sections
 from _common import REPO, SHARED, read_jsonl, recorded, reserved_for_review, write_jsonl
 
 HALF = SHARED / "squad" / "squad2-dev-half.json"
