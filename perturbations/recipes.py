@@ -48,8 +48,23 @@ _SIGNATURE: dict[str, tuple[str, Callable[[Any], object]]] = {
     "rate": ("rate", lambda v: v),
     "min_substitutions": ("min_subs", lambda v: v),
     "max_substitutions": ("max_subs", lambda v: v),
-    "protected_words": ("protected", len),
+    "protected_words": ("protected", lambda v: _protected_field(v)),
 }
+
+
+def _protected_field(words: Any) -> str:
+    """The protected words as a signature shows them: "0" for none (as every published signature reads),
+    else the words sorted, or their count and a digest when they are many, so that builds protecting
+    different words never share a signature."""
+    import hashlib
+
+    unique = sorted({str(w).lower() for w in words})
+    if not unique:
+        return "0"
+    text = ",".join(unique)
+    if len(unique) <= 8 and len(text) <= 80:
+        return text
+    return f"{len(unique)}#{hashlib.sha256(text.encode('utf-8')).hexdigest()[:12]}"
 
 
 @dataclass(frozen=True)

@@ -122,3 +122,18 @@ def test_every_published_recipe_builds_exactly_the_published_data(squad_half_pat
     first_two = dataclasses.replace(dataset, articles=dataset.articles[:2])
     result = build_dataset(first_two, perturbations.get_recipe(recipe), seed=13)
     assert fingerprint(result.document["data"]) == FIRST_TWO_ARTICLES[recipe]
+
+
+def test_builds_protecting_different_words_have_different_signatures() -> None:
+    """The signature names the protected words (sorted; their count and a digest when many), so two builds
+    that kept different words never pass for one another; none reads "0", as every published signature does."""
+    import perturbations
+    from robustqa.build import build_signature
+
+    def field(*words: str) -> str | None:
+        return build_signature(perturbations.get_recipe("qads", protected_words=words), seed=13, variants=None).get("protected")
+
+    assert field() == "0"
+    assert field("King", "castle") == "castle,king" != field("castle", "queen")
+    many = field(*(f"w{i}" for i in range(20)))
+    assert many is not None and many.startswith("20#") and many != field(*(f"w{i}" for i in range(1, 21)))
