@@ -108,12 +108,11 @@ def load_recipe(name: str, overrides: tuple[tuple[str, Any], ...] = ()) -> pertu
 
 def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: ModelSpec, fingerprint: str, data_sha: str, settings_fields: dict[str, Any]) -> Signature:
     """Recipe, target model with its fingerprint, input hash, the search's limits, seed, answer-changing
-    settings, WordNet version; robustqa's version last. Parameters changed from the recipe's own follow its
-    name, as the build signature gives them, so two attacks on differently configured recipes never share one."""
-    published = perturbations.get_recipe(recipe.ident).signature_fields()
+    settings, WordNet version; robustqa's version last. Every recipe parameter follows its name, as in a
+    build's signature (one policy: a reader never needs the recipe's defaults to know what ran)."""
     fields: dict[str, Any] = {
         "attack": recipe.ident,
-        **{key: value for key, value in recipe.signature_fields().items() if key != "recipe" and published.get(key) != value},
+        **{key: value for key, value in recipe.signature_fields().items() if key != "recipe"},
         "target": spec.identity(fingerprint),
         "input": data_sha,
         "limit": config.limit,

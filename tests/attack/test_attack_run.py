@@ -45,7 +45,7 @@ def test_the_attack_flips_what_the_space_allows(attack_input: Path, tmp_path: Pa
     assert low < 60.0 < high
     assert record["not_attacked"] == {"wrong-on-clean": ["b2"], "right-by-a-hair": []}
     assert record["edits_histogram"] == {"1": 1, "2": 2}
-    assert record["signature"].startswith("attack:qads@1.1|target:")
+    assert record["signature"].startswith("attack:qads@1.1|wsd:enhanced-lesk|threshold:0.8|") and "|target:" in record["signature"]
     for flipped in ("a1", "a2", "a3"):
         assert fake_margin(flipped, detail[flipped]["variant"]) < -0.1
 
@@ -208,8 +208,8 @@ def test_a_model_rule_threshold_changes_the_space_and_the_signature(attack_input
             attack_input, tmp_path / f"out-{threshold}", fake_model, _Encoder(land=0.95), recipe="qads-lm@2.1", recipe_overrides=overrides, include_penalised=True,
         )
     loose, strict = records[None], records[0.96]
-    assert loose["signature"].startswith("attack:qads-lm@2.1|target:")
-    assert strict["signature"].startswith("attack:qads-lm@2.1|meaning_threshold:0.96|target:")
+    assert "|meaning_threshold:0.92|" in loose["signature"] and "|meaning_threshold:0.96|" in strict["signature"]
+    assert loose["signature"].replace("meaning_threshold:0.92", "meaning_threshold:0.96") == strict["signature"]  # nothing else differs
     land = [q for q in loose["questions_detail"] if " land " in f" {q.get('variant', '')} "]
     assert land  # "land" (similarity 0.95) flips a question under the recipe's own 0.92 ...
     assert not any(" land " in f" {q.get('variant', '')} " for q in strict["questions_detail"])  # ... never under 0.96
