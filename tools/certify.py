@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import string
 import sys
@@ -32,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 STUDY = REPO / "studies" / "certified-1"
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 SOURCE = SHARED / "squad" / "squad2-dev-half.json"
 CALIBRATION = SHARED / "validity" / "judged-pairs-v1.jsonl"
 RECIPE, OVERRIDES, VARIANTS, SEED = "qads@1.1", {"max_substitutions": 1, "threshold": 0.0}, 5, 13
