@@ -24,7 +24,7 @@ import perturbations
 from perturbations.records import Perturbation
 from robustqa.errors import InputError, SpanIntegrityError
 from robustqa.rewrite import apply_substitutions, rewrite_answers
-from robustqa.signature import Signature
+from robustqa.signature import BUILD, Signature
 from robustqa.squad import (
     PARAGRAPH_ORDER,
     QA_ORDER,
@@ -123,9 +123,9 @@ class _UnitResult:
 
 def build_signature(recipe: perturbations.Recipe, *, seed: int, variants: int | None) -> Signature:
     """The signature of the state that runs: recipe and its parameters, variants, seed, WordNet version."""
-    fields = dict(recipe.signature_fields())
-    fields["variants"] = variants
-    return Signature.create(fields | {"seed": seed, "wordnet": perturbations.wordnet_version()})
+    own = recipe.signature_fields()
+    fields = own | {"variants": variants, "seed": seed, "wordnet": perturbations.wordnet_version()}
+    return BUILD.create(fields, open_keys=[key for key in own if key != "recipe"])
 
 
 def recipe_record(recipe: perturbations.Recipe) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from robustqa.runs.reuse import check_reuse
 from robustqa.runs.schema import Cost, RunReport
 from robustqa.runs.write import write_run
 from robustqa.scoring import ModelOutcome, example_lines, model_entry, prediction_files, score_model
-from robustqa.signature import Signature
+from robustqa.signature import RUN, Signature
 from robustqa.squad import QAExample
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
@@ -134,7 +134,7 @@ def eval_signature(
         fields["na_prob_thresh"] = na_prob_thresh
     fields["bootstrap"] = config.bootstrap
     fields["seed"] = config.seed
-    return Signature.create(fields)
+    return RUN.create(fields, open_keys=list(settings_fields))
 
 
 def resolve_models(names: Sequence[str], *, trust_remote_code: bool) -> list[ModelSpec]:

@@ -8,7 +8,7 @@ version last. Two results with the same signature were produced the same way.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,3 +71,46 @@ class Signature:
 
     def __str__(self) -> str:
         return self.format()
+
+
+RECIPE_PARAMETERS = "<recipe parameters>"  # where a schema takes the recipe's own fields, in the recipe's order
+INFERENCE_SETTINGS = "<inference settings>"  # where it takes the answer-changing inference settings
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The keys of one kind of signature, declared once, in the order they are written. A field not declared
+    is a programming error (a new key is added here first); optional keys may be left out."""
+
+    kind: str
+    keys: tuple[str, ...]
+
+    def create(self, fields: Mapping[str, Any], *, open_keys: Sequence[str] = ()) -> Signature:
+        """The signature of `fields` in this schema's order; `open_keys` are the recipe's or the settings' own
+        fields, which stand where this schema's open slots are."""
+        declared = [key for key in self.keys if not key.startswith("<")]
+        unknown = [key for key in fields if key not in declared and key not in open_keys]
+        if unknown:
+            raise ValueError(f"{self.kind} signature: undeclared keys {unknown}; declare them in robustqa.signature")
+        ordered: dict[str, Any] = {}
+        for key in self.keys:
+            if key.startswith("<"):
+                ordered.update((k, fields[k]) for k in open_keys if k in fields and k not in declared)
+            elif key in fields:
+                ordered[key] = fields[key]
+        return Signature.create(ordered)
+
+
+# A built file: the recipe and its parameters, the build's own settings.
+BUILD = Schema("build", ("recipe", RECIPE_PARAMETERS, "variants", "seed", "wordnet"))
+# An evaluation run: the data, the shift, the models, what changes answers, the bootstrap.
+RUN = Schema("run", ("clean", "perturbed", "recipe", "rules", "validated", "limit", "models", INFERENCE_SETTINGS, "na_prob_thresh", "bootstrap", "seed"))
+# An attack: the recipe and its parameters, the target, the input, the search, what changes answers.
+ATTACK = Schema(
+    "attack",
+    ("attack", RECIPE_PARAMETERS, "target", "input", "limit", "budget", "max_edits", "beam", "penalised", "flip_margin", "seed", INFERENCE_SETTINGS, "wordnet"),
+)
+# An imported shift (AddSent, SQuAD-Shifts, ...): the set and its input file.
+IMPORT = Schema("import", ("shift", "input"))
+# What a review adds to a built file's signature (its own keys follow the file's).
+VALIDATION = Schema("validation", ("validated", "accepted", "rejected", "unreviewed"))

@@ -25,7 +25,7 @@ from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 from robustqa.errors import InputError, OutputError
 from robustqa.eval_data import file_sha12
 from robustqa.models import ModelSpec, model_slug, resolve_model
-from robustqa.signature import Signature
+from robustqa.signature import ATTACK, Signature
 from robustqa.squad import QAExample, SquadDataset, check_unique_ids, load_squad
 
 # Why a question was not searched, or how its search ended.
@@ -125,7 +125,7 @@ def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: M
         **settings_fields,
         "wordnet": perturbations.wordnet_version(),
     }
-    return Signature.create(fields)
+    return ATTACK.create(fields, open_keys=[*(key for key in recipe.signature_fields() if key != "recipe"), *settings_fields])
 
 
 def _default_scorer_factory(spec: ModelSpec, settings: Any) -> Scorer:

@@ -18,7 +18,7 @@ from typing import Any
 
 from robustqa.errors import InputError, OutputError
 from robustqa.outputs import write_text_atomic
-from robustqa.signature import Signature
+from robustqa.signature import IMPORT, Signature
 from robustqa.squad import (
     Article,
     Paragraph,
@@ -85,7 +85,7 @@ class Importer:
         }
 
     def signature(self, imported: ImportedSet) -> Signature:
-        return Signature.create({"shift": f"{self.name}@{self.version}", "input": imported.input_sha12})
+        return IMPORT.create({"shift": f"{self.name}@{self.version}", "input": imported.input_sha12})
 
 
 # --------------------------------------------------------------------------- reading helpers

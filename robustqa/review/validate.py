@@ -25,7 +25,7 @@ from robustqa.review.decisions import (
 )
 from robustqa.review.items import sha256_hex
 from robustqa.review.status import DECISIONS, ReviewStatus
-from robustqa.signature import Signature
+from robustqa.signature import VALIDATION, Signature
 from robustqa.squad import QA_ORDER, ordered
 
 UNREVIEWED = "unreviewed"
@@ -111,12 +111,10 @@ def _sign(document: dict[str, Any], files: Sequence[DecisionsFile], dataset_sha2
     except ValueError:
         raise InputError(f"the file's signature {old!r} is not a robustqa signature", hint="give a file written by `robustqa build-dataset`") from None
     fields.pop("robustqa", None)
-    fields.update(
-        validated=[(f.file_sha256 or "")[:12] for f in files],
-        accepted=counts.accepted,
-        rejected=counts.rejected,
-        unreviewed=counts.unreviewed,
+    review = VALIDATION.create(
+        {"validated": [(f.file_sha256 or "")[:12] for f in files], "accepted": counts.accepted, "rejected": counts.rejected, "unreviewed": counts.unreviewed}
     )
+    fields.update((key, value) for key, value in review.items if key != "robustqa")
     signature = Signature.create(fields)
     document["signature"] = signature.format()
     meta = document.setdefault("robustqa", {})
