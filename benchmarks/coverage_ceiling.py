@@ -77,9 +77,9 @@ changes the meaning. `{}` when none does.
 def oracle_recipe() -> Any:
     """The space: QADS's positions (no validity gate), every single-word synonym of any sense."""
     from perturbations.builtin_recipes import constraints_1_1
+    from perturbations.constraints.replacements import Rarity, SingleWord
     from perturbations.lexicon import sense_names, synset_lemmas
     from perturbations.recipes import Budget, Recipe, VettedSynonyms
-    from perturbations.synonym_gates import Rarity, SingleWord
 
     class AnySynonym(VettedSynonyms):
         """Every synonym of every sense counts as vetted: the reviewers of this benchmark vet them."""
@@ -304,10 +304,9 @@ def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     """Variant text -> (cosine similarity to its question by the meaning rule's encoder, log P(variant) -
     log P(question) by the language-model rule's model after the passage sentence): what the opt-in model
     rules see, for every variant of the space rather than only those the 2.0 gates pass."""
+    from perturbations.constraints.models import prefix_for, similarities_for
     from perturbations.language_model import DEFAULT_MODEL
-    from perturbations.lm_fit import prefix_for
     from perturbations.lm_scores import scores_for
-    from perturbations.meaning_fit import similarities_for
     from perturbations.sentence_encoder import DEFAULT_ENCODER
 
     encoder, model = similarities_for(DEFAULT_ENCODER), scores_for(DEFAULT_MODEL)

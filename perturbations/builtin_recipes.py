@@ -6,61 +6,56 @@ object with a new version, and the old one stays (so a published dataset can be 
 
 from __future__ import annotations
 
-from perturbations.candidate_constraints import (
+from perturbations.constraints import Constraint, Soft
+from perturbations.constraints.models import LanguageModelFit, MeaningKept
+from perturbations.constraints.replacements import (
+    Abbreviation,
     ArticleAgreement,
+    AttestedSynonym,
+    Countability,
+    DominantSense,
+    FrameSuperset,
+    FunctionWord,
     Inflectable,
     LettersOnly,
     NoProperLemma,
     NotOwnForm,
     NotSelf,
     NoUnderscore,
+    NumberAgreement,
     PossessiveAgreement,
+    Rarity,
+    Register,
+    SingleWord,
 )
-from perturbations.constraints import Constraint, Soft
-from perturbations.lm_fit import LanguageModelFit
-from perturbations.meaning_fit import MeaningKept
-from perturbations.position_constraints import (
+from perturbations.constraints.senses import RelationalAdjective, SenseEvidence
+from perturbations.constraints.words import (
     AUXILIARY,
     DATE,
     DETERMINER,
     PREPOSITION,
     PRONOUN,
     WH,
-    FrozenSpans,
-    Numbers,
-    PartsOfSpeech,
-    ProperNouns,
-    ProtectedWords,
-    Stopwords,
-    TagFitsWord,
-)
-from perturbations.recipes import Budget, Recipe, VettedSynonyms, WordNetSynonyms
-from perturbations.sense_gates import RelationalAdjective, SenseEvidence
-from perturbations.synonym_gates import (
-    Abbreviation,
-    AttestedSynonym,
-    Countability,
-    DominantSense,
-    FrameSuperset,
-    FunctionWord,
-    NumberAgreement,
-    Rarity,
-    Register,
-    SingleWord,
-)
-from perturbations.word_gates import (
     ComplementPreposition,
     FixedTerm,
+    FrozenSpans,
     GeneralVerb,
     KnownLemma,
     NoAdverbs,
     NounAsVerb,
     NounCompound,
+    Numbers,
     ParagraphTerm,
+    PartsOfSpeech,
     PhrasalVerb,
+    ProperNouns,
+    ProtectedWords,
     QuotedTerm,
+    Stopwords,
+    TagFitsWord,
     UncertainTag,
 )
+from perturbations.recipes import Budget, Recipe, VettedSynonyms, WordNetSynonyms
 
 
 def constraints_1_1(pos: tuple[str, ...] = ("n", "v", "a", "r")) -> tuple[Constraint, ...]:

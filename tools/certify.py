@@ -193,9 +193,9 @@ def wide_recipe() -> Any:
     one content word, common enough to read (Zipf >= 2.5, at most 2.5 below the word): the reviewers are
     the gate (the space of benchmarks/coverage_ceiling.py)."""
     from perturbations.builtin_recipes import constraints_1_1
+    from perturbations.constraints.replacements import Rarity, SingleWord
     from perturbations.lexicon import sense_names, synset_lemmas
     from perturbations.recipes import Budget, Recipe, VettedSynonyms
-    from perturbations.synonym_gates import Rarity, SingleWord
 
     class AnySynonym(VettedSynonyms):
         def allowed(self, lemma: str, pos: str) -> tuple[str, ...]:

@@ -170,8 +170,8 @@ class _FlatLM:
 
 def _model_rule_attack(attack_input: Path, out: Path, factory, encoder: _Encoder, **overrides) -> dict:
     """`_attack` with the stand-ins as qads-lm's default encoder and language model (forgotten after)."""
+    from perturbations.constraints.models import SIMILARITY
     from perturbations.lm_scores import register_scorer
-    from perturbations.meaning_fit import SIMILARITY
     from perturbations.score_table import forget_scorers
     from perturbations.score_table import register_scorer as register_encoder
 

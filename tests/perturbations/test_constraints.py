@@ -17,7 +17,8 @@ from perturbations import (
     Stage,
     get_recipe,
 )
-from perturbations.candidate_constraints import (
+from perturbations.constraints import ConstraintPlan, overlaps
+from perturbations.constraints.replacements import (
     ArticleAgreement,
     Inflectable,
     LettersOnly,
@@ -27,8 +28,7 @@ from perturbations.candidate_constraints import (
     NoUnderscore,
     PossessiveAgreement,
 )
-from perturbations.constraints import ConstraintPlan, overlaps
-from perturbations.position_constraints import (
+from perturbations.constraints.words import (
     FrozenSpans,
     PartsOfSpeech,
     ProperNouns,

@@ -14,9 +14,7 @@ from typing import ClassVar
 import pytest
 
 from perturbations import Candidate, Constraint, Position, PositionConstraint, Soft, get_recipe, list_recipes
-from perturbations.frequency import zipf
-from perturbations.sense_gates import RelationalAdjective, SenseEvidence
-from perturbations.synonym_gates import (
+from perturbations.constraints.replacements import (
     Abbreviation,
     AttestedSynonym,
     Countability,
@@ -29,8 +27,8 @@ from perturbations.synonym_gates import (
     SingleWord,
     spelling_variant,
 )
-from perturbations.text import tag, tag_margin, tag_words
-from perturbations.word_gates import (
+from perturbations.constraints.senses import RelationalAdjective, SenseEvidence
+from perturbations.constraints.words import (
     ComplementPreposition,
     FixedTerm,
     GeneralVerb,
@@ -43,6 +41,8 @@ from perturbations.word_gates import (
     UncertainTag,
     suspected_verb,
 )
+from perturbations.frequency import zipf
+from perturbations.text import tag, tag_margin, tag_words
 
 PERMISSIVE = get_recipe("qads@1.1", threshold=0.0, rate=1.0, max_substitutions=50)
 
@@ -273,8 +273,8 @@ def test_the_budget_spends_on_the_lowest_penalty_first() -> None:
 
 
 def test_only_position_sense_and_context_rules_can_rank() -> None:
-    from perturbations.candidate_constraints import ArticleAgreement, NotSelf
     from perturbations.constraints import ConstraintPlan
+    from perturbations.constraints.replacements import ArticleAgreement, NotSelf
 
     for rule in (NotSelf(), ArticleAgreement(), Soft(NoAdverbs())):
         with pytest.raises(TypeError, match="can rank"):

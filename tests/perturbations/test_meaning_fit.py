@@ -17,10 +17,9 @@ from click.testing import CliRunner
 
 import perturbations
 from perturbations import TextToPerturb, get_recipe
+from perturbations.constraints.models import SIMILARITY, LanguageModelFit, MeaningKept
 from perturbations.errors import LanguageModelError, RecipeParameterError
-from perturbations.lm_fit import LanguageModelFit
 from perturbations.lm_scores import register_scorer
-from perturbations.meaning_fit import SIMILARITY, MeaningKept
 from perturbations.score_table import forget_scorers
 from perturbations.score_table import register_scorer as register_encoder
 from perturbations.sentence_encoder import resolve_encoder

@@ -17,7 +17,7 @@ from perturbations import (
     get_recipe,
     list_recipes,
 )
-from perturbations.position_constraints import PartsOfSpeech
+from perturbations.constraints.words import PartsOfSpeech
 from perturbations.registry import RecipeRegistry
 
 NAMES = ["both", "context", "qads", "qads-lm", "qads-lm-strict", "qads-loose", "qads-nouns", "qads-strict", "qads-strictest"]
