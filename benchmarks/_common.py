@@ -121,11 +121,11 @@ def spread(values: list[float]) -> str:
 
 
 def padded_batches(windows, batch_size: int) -> list[dict]:
-    """Pre-padded, length-sorted tensors of tokenized windows (`robustqa.inference.build_windows`): the bare
+    """Pre-padded, length-sorted tensors of tokenized windows (`robustqa.evaluation.inference.build_windows`): the bare
     forward pass the speed benchmarks compare robustqa with times nothing but the model on these."""
     import torch
 
-    from robustqa.inference import length_sorted_batches
+    from robustqa.evaluation.inference import length_sorted_batches
 
     batches = []
     for batch in length_sorted_batches(windows.lengths, batch_size):
@@ -304,7 +304,7 @@ class BareForward:
     def __init__(self, batch_size: int, limit: int | None) -> None:
         from transformers import AutoModelForQuestionAnswering, AutoTokenizer
 
-        from robustqa.inference import build_windows
+        from robustqa.evaluation.inference import build_windows
         from robustqa.squad import load_squad
 
         examples = load_squad(DATA).examples()[: limit or None]

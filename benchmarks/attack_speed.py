@@ -63,7 +63,7 @@ class BareForward:
     """The machine's limit on the attack's queries: pre-tokenized, pre-padded, length-sorted batches."""
 
     def __init__(self, runner, queries, batch_size: int) -> None:
-        from robustqa.inference import build_windows
+        from robustqa.evaluation.inference import build_windows
         from robustqa.squad import QAExample
 
         examples = [
@@ -95,8 +95,8 @@ def main() -> None:
     from robustqa.attack.search import DEFAULT_BUDGET
     from robustqa.attack.space import attack_slots
     from robustqa.build import DEFAULT_RECIPE
-    from robustqa.inference import InferenceSettings, QAModelRunner
-    from robustqa.models import resolve_model
+    from robustqa.evaluation.inference import InferenceSettings, QAModelRunner
+    from robustqa.evaluation.models import resolve_model
     from robustqa.squad import load_squad
 
     budget = args.budget or DEFAULT_BUDGET

@@ -187,7 +187,7 @@ def main() -> None:
 
     import perturbations
     from robustqa.build import DEFAULT_RECIPE
-    from robustqa.charts import budget_figure, png_bytes
+    from robustqa.reporting.charts import budget_figure, png_bytes
 
     recipe = perturbations.get_recipe(args.recipe or DEFAULT_RECIPE).ident
     work = Path(tempfile.mkdtemp(prefix="robustqa-attack-strength-"))

@@ -22,8 +22,8 @@ def test_chart_gets_the_same_permissions_as_text_files(tmp_path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from robustqa.charts import png_bytes
     from robustqa.outputs import write_json_atomic
+    from robustqa.reporting.charts import png_bytes
 
     figure = plt.figure()
     write_bytes_atomic(tmp_path / "chart.png", png_bytes(figure))

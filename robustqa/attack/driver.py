@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import perturbations
-from robustqa import distributed
 from robustqa.attack.oracle import DEFAULT_CHUNK, Oracle
 from robustqa.attack.query_cache import QueryCache, query_cache_key
 from robustqa.attack.scorer import ModelScorer, Query, Scored, Scorer
@@ -23,8 +22,9 @@ from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET, FLIP_MARGIN, Se
 from robustqa.attack.space import Space, attack_slots
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 from robustqa.errors import InputError, OutputError
-from robustqa.eval_data import file_sha12
-from robustqa.models import ModelSpec, model_slug, resolve_model
+from robustqa.evaluation import distributed
+from robustqa.evaluation.data import file_sha12
+from robustqa.evaluation.models import ModelSpec, model_slug, resolve_model
 from robustqa.signature import ATTACK, Signature
 from robustqa.squad import QAExample, SquadDataset, check_unique_ids, load_squad
 
@@ -36,7 +36,7 @@ SUCCEEDED, FAILED, WRONG_ON_CLEAN, RIGHT_BY_A_HAIR = "succeeded", "failed", "wro
 class AttackConfig:
     input_file: Path
     output_dir: Path
-    settings: Any  # robustqa.inference.InferenceSettings (kept loose: importing this module loads no torch)
+    settings: Any  # robustqa.evaluation.inference.InferenceSettings (kept loose: importing this module loads no torch)
     recipe: str = DEFAULT_RECIPE
     recipe_overrides: tuple[tuple[str, Any], ...] = ()  # parameters of the recipe changed (a model rule's model or threshold)
     budget: int = DEFAULT_BUDGET
@@ -129,7 +129,7 @@ def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: M
 
 
 def _default_scorer_factory(spec: ModelSpec, settings: Any) -> Scorer:
-    from robustqa.inference import QAModelRunner
+    from robustqa.evaluation.inference import QAModelRunner
 
     return ModelScorer(QAModelRunner(spec, settings))
 

@@ -1,5 +1,5 @@
 """Reading an attack folder for people: the attacked questions with their edits, and success by part of
-speech. The notebook calls these (and `robustqa.charts.budget_figure`); nothing here runs a model.
+speech. The notebook calls these (and `robustqa.reporting.charts.budget_figure`); nothing here runs a model.
 
 An attack folder is found from an eval run on its adversarial set (attack.json lies beside the run's
 perturbed file), or named by the environment variable ROBUSTQA_ATTACK.
@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from robustqa.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.errors import InputError
+from robustqa.reporting.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
+from robustqa.reporting.tables import html_table
 from robustqa.stats import wilson_interval
-from robustqa.tables import html_table
 
 ATTACK_ENV = "ROBUSTQA_ATTACK"
 _ATTACK_JSON = "attack.json"
@@ -120,8 +120,8 @@ def success_by_pos(attack: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def curve_of(attack: Mapping[str, Any]) -> dict[str, Any]:
-    """The attack's curve as `robustqa.charts.budget_figure` draws it."""
-    from robustqa.charts import short_model
+    """The attack's curve as `robustqa.reporting.charts.budget_figure` draws it."""
+    from robustqa.reporting.charts import short_model
 
     label = f"{short_model(str(attack['model']))}, {attack['recipe']['name']}@{attack['recipe']['version']}"
     return {"label": label, "attempted": attack["attempted"], "curve": attack["curve"]}

@@ -1,5 +1,5 @@
 """How firmly the model holds its clean answer: a margin in logits, read from the same windows and the same
-candidate spans that decoding uses (`robustqa.decode`).
+candidate spans that decoding uses (`robustqa.evaluation.decode`).
 
 An answer decodes as right when the best candidate span is a gold answer and the null score does not beat
 it by more than the threshold; as "no answer" when the null score does. So, per question (spans over all
@@ -21,7 +21,7 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 
-from robustqa.decode import NO_SPAN_NULL_ODDS
+from robustqa.evaluation.decode import NO_SPAN_NULL_ODDS
 from robustqa.metric import normalize_answer
 
 # Finite stand-in for "no span of that kind" (JSON has no infinity); far beyond any logit.

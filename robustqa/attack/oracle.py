@@ -12,9 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from robustqa import distributed
 from robustqa.attack.query_cache import QueryCache
 from robustqa.attack.scorer import Query, Scored, Scorer
+from robustqa.evaluation import distributed
 
 DEFAULT_CHUNK = 256
 

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from robustqa import distributed
 from robustqa.attack.margin import gold_set, question_margin
+from robustqa.evaluation import distributed
 from robustqa.metric import normalize_answer
 from robustqa.squad import QAExample
 
@@ -61,7 +61,7 @@ def is_right(text: str, example: QAExample) -> bool:
 
 
 class ModelScorer:
-    """Scores queries with a `robustqa.inference.QAModelRunner` (loaded by the caller)."""
+    """Scores queries with a `robustqa.evaluation.inference.QAModelRunner` (loaded by the caller)."""
 
     def __init__(self, runner: Any) -> None:
         self.runner = runner

@@ -38,7 +38,7 @@ class AdversarialSet:
 
     @property
     def label(self) -> str:
-        from robustqa.charts import short_model
+        from robustqa.reporting.charts import short_model
 
         return f"vs {short_model(self.target_id)} ({self.recipe})"
 

@@ -12,9 +12,9 @@ from typing import Any
 from robustqa.attack.adversarial import adversarial_document
 from robustqa.attack.driver import AttackRun
 from robustqa.attack.summary import attack_record
-from robustqa.charts import budget_figure, png_bytes, short_model
 from robustqa.errors import OutputError
 from robustqa.outputs import write_bytes_atomic, write_json_atomic
+from robustqa.reporting.charts import budget_figure, png_bytes, short_model
 from robustqa.squad import write_squad
 
 ADVERSARIAL_JSON = "adversarial.json"

@@ -50,10 +50,10 @@ def attack(
     **model_rules: str | float | None,
 ) -> None:
     """Find, for each question MODEL gets right, a valid synonym variant it gets wrong (within --budget queries)."""
-    from robustqa import distributed
     from robustqa.attack.driver import AttackConfig, run_attack
     from robustqa.attack.write import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
-    from robustqa.inference import InferenceSettings
+    from robustqa.evaluation import distributed
+    from robustqa.evaluation.inference import InferenceSettings
 
     settings = InferenceSettings(
         max_seq_length=max_seq_length, doc_stride=doc_stride, batch_size=batch_size, device=device, precision=precision, null_threshold=null_threshold,

@@ -18,11 +18,11 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from robustqa.build import BuildSummary
-    from robustqa.evaluation import EvalResult
+    from robustqa.evaluation.run import EvalResult
     from robustqa.runs.load import Run
 
 def table_title(runs: Sequence[Run]) -> str:
-    from robustqa.tables import rules_text
+    from robustqa.reporting.tables import rules_text
 
     return f"robustqa: clean vs perturbed ({rules_text(runs)}, points)"
 
@@ -42,7 +42,7 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
     """The table of every model of every run for the terminal, then each run's signature: compact (short
     names, the headline columns that fit this terminal) unless `wide` (every column of report.md)."""
     from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
-    from robustqa.tables import COMPACT_COLUMNS, REPORT_COLUMNS, compact_cells, fitting_columns, report_cells, rich_table, signatures
+    from robustqa.reporting.tables import COMPACT_COLUMNS, REPORT_COLUMNS, compact_cells, fitting_columns, report_cells, rich_table, signatures
 
     out = console()
     if wide:
@@ -90,8 +90,8 @@ def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
 def print_eval_result(result: EvalResult, *, wide: bool = False) -> None:
     """The table and signature (stdout), then what each model predicted, reused or took from its cache, and
     what that cost (stderr)."""
+    from robustqa.reporting.tables import cost_summary
     from robustqa.runs.load import Run
-    from robustqa.tables import cost_summary
 
     run = Run(result.output_dir, result.report)
     print_comparison([run], wide=wide)

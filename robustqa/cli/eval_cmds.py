@@ -1,4 +1,4 @@
-"""`robustqa eval` and `robustqa models`: parse, call robustqa.evaluation, print.
+"""`robustqa eval` and `robustqa models`: parse, call robustqa.evaluation.run, print.
 
 The library does the work and raises typed errors; this module only turns options into settings, prints
 the table and the signature (stdout) and a short summary (stderr), and leaves exit codes to the group.
@@ -59,9 +59,9 @@ def eval_command(
     wide: bool,
 ) -> None:
     """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD (2.0 or v1.1): EM/F1 and the drop."""
-    from robustqa import distributed
-    from robustqa.evaluation import EvalConfig, default_run_folder, run_evaluation
-    from robustqa.inference import InferenceSettings
+    from robustqa.evaluation import distributed
+    from robustqa.evaluation.inference import InferenceSettings
+    from robustqa.evaluation.run import EvalConfig, default_run_folder, run_evaluation
     from robustqa.packaged import get_set
 
     if clean_file is None:
@@ -112,7 +112,7 @@ def models() -> None:
     """List the model aliases with their hub ids and the SQuAD 2.0 dev EM/F1 their model cards report."""
     from rich.table import Table
 
-    from robustqa.models import alias_table
+    from robustqa.evaluation.models import alias_table
 
     table = Table(title="robustqa model aliases (any hub id or local folder works too)", title_justify="left")
     for column in ("Alias", "Hub id", "Architecture", "Dev EM", "Dev F1"):

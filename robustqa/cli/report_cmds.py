@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from robustqa.errors import OutputError
-from robustqa.report import FORMATS
+from robustqa.reporting.report import FORMATS
 
 
 @click.command("report")
@@ -27,12 +27,12 @@ def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart
     SQuAD run of the same model as the reference of clean-only sets). The comparison table goes to stdout in
     the chosen format; with --output it is written to a file, the chart beside it, and the table printed.
     """
-    from robustqa.charts import cost_figure, headline_figure, png_bytes
     from robustqa.cli.console import print_comparison
     from robustqa.outputs import write_bytes_atomic, write_text_atomic
-    from robustqa.report import render
+    from robustqa.reporting.charts import cost_figure, headline_figure, png_bytes
+    from robustqa.reporting.report import render
+    from robustqa.reporting.tables import model_rows
     from robustqa.runs.load import load_run
-    from robustqa.tables import model_rows
 
     for path, option in ((output, "--output"), (cost_chart, "--cost-chart")):
         if path is not None and not path.parent.is_dir():

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from robustqa.edits import COARSE_POS, coarse_pos
 from robustqa.errors import InputError
+from robustqa.reporting.edits import COARSE_POS, coarse_pos
+from robustqa.reporting.tables import text_table
 from robustqa.review.decisions import (
     ACCEPTED,
     MEANING_CHANGED,
@@ -36,7 +37,6 @@ from robustqa.review.decisions import (
     combined_status,
 )
 from robustqa.stats import wilson_interval
-from robustqa.tables import text_table
 
 
 def cohen_kappa(first: Sequence[Hashable], second: Sequence[Hashable]) -> float | None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from robustqa.charts import headline_figure, png_bytes
 from robustqa.errors import OutputError
 from robustqa.outputs import json_text, write_bytes_atomic, write_json_atomic, write_text_atomic
-from robustqa.report import render_markdown
+from robustqa.reporting.charts import headline_figure, png_bytes
+from robustqa.reporting.report import render_markdown
+from robustqa.reporting.tables import model_rows
 from robustqa.runs.layout import CHART_PNG, EXAMPLES_JSONL, REPORT_JSON, REPORT_MD, null_odds_file, predictions_file, scores_file
 from robustqa.runs.load import Run
 from robustqa.runs.schema import ExampleLine, PredictionFiles, RunReport
-from robustqa.tables import model_rows
 
 
 def write_run(output_dir: Path, report: RunReport, predictions: Sequence[PredictionFiles], examples: Iterable[ExampleLine]) -> Run:

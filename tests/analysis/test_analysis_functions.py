@@ -1,4 +1,4 @@
-"""robustqa.analysis (and the run loader, tables and charts it uses) on a synthetic run folder whose every
+"""robustqa.reporting.analysis (and the run loader, tables and charts it uses) on a synthetic run folder whose every
 number is known by hand."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from robustqa import analysis, charts, tables
 from robustqa.errors import InputError
+from robustqa.reporting import analysis, charts, tables
 from robustqa.runs import RUN_ENV, find_run, load_run
 
 from rqa_synthetic import write_run

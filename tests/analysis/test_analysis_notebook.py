@@ -21,10 +21,10 @@ def test_notebook_is_stored_without_outputs() -> None:
 
 
 def test_notebook_only_calls_the_library() -> None:
-    """Logic lives in robustqa.analysis: no cell defines its own function or class."""
+    """Logic lives in robustqa.reporting.analysis: no cell defines its own function or class."""
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     sources = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
-    assert "from robustqa import analysis" in sources
+    assert "from robustqa.reporting import analysis" in sources
     assert "\ndef " not in sources and "\nclass " not in sources
 
 
@@ -53,7 +53,7 @@ def test_notebook_runs_on_a_real_run(real_run: Path, monkeypatch) -> None:
 
 def test_breakdown_intervals_are_drawn_as_report_json_intervals(real_run: Path) -> None:
     """One bootstrap: the answerable/unanswerable breakdown of a run reproduces report.json's HasAns/NoAns drop."""
-    from robustqa import analysis
+    from robustqa.reporting import analysis
     from robustqa.runs import load_run
 
     run = load_run(real_run)

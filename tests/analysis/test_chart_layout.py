@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from pathlib import Path
 
-from robustqa import analysis, charts, tables
+from robustqa.reporting import analysis, charts, tables
 from robustqa.runs import load_run
 
 

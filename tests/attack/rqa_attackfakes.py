@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from robustqa.attack.scorer import Query, Scored, is_right
-from robustqa.inference import Prediction
+from robustqa.evaluation.inference import Prediction
 
 CONTEXT_A = (
     "Normandy is a region in France. The Normans gave their name to it in the 10th century. "

@@ -11,9 +11,9 @@ import pytest
 from robustqa.attack import findings
 from robustqa.attack.driver import AttackConfig, run_attack
 from robustqa.attack.write import write_attack
-from robustqa.charts import budget_figure, png_bytes
 from robustqa.errors import InputError
-from robustqa.inference import InferenceSettings
+from robustqa.evaluation.inference import InferenceSettings
+from robustqa.reporting.charts import budget_figure, png_bytes
 from robustqa.runs.load import Run
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from robustqa.attack.margin import FAR, gold_set, question_margin
-from robustqa.decode import best_spans, decode_question
+from robustqa.evaluation.decode import best_spans, decode_question
 from robustqa.metric import normalize_answer
 
 CONTEXT = "the Normans built castles in Rouen and Caen in the tenth century near the sea"

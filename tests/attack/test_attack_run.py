@@ -13,7 +13,7 @@ from rqa_attackfakes import FakeQA, fake_margin
 
 from robustqa.attack.driver import AttackConfig, run_attack
 from robustqa.attack.write import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
-from robustqa.inference import InferenceSettings
+from robustqa.evaluation.inference import InferenceSettings
 
 
 def _config(attack_input: Path, out: Path, **overrides) -> AttackConfig:
@@ -110,7 +110,7 @@ def test_the_adversarial_set_is_a_built_file(attack_input: Path, tmp_path: Path,
 
 
 def test_eval_on_the_adversarial_set_finds_exactly_the_claimed_flips(attack_input: Path, tmp_path: Path, fake_model) -> None:
-    from robustqa.evaluation import EvalConfig, run_evaluation
+    from robustqa.evaluation.run import EvalConfig, run_evaluation
 
     record = _attack(attack_input, tmp_path / "out", fake_model)
     claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}

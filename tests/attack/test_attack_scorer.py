@@ -11,8 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1] / "models"))
 
 from robustqa.attack.scorer import ModelScorer, Query
-from robustqa.inference import InferenceSettings, QAModelRunner
-from robustqa.models import resolve_model
+from robustqa.evaluation.inference import InferenceSettings, QAModelRunner
+from robustqa.evaluation.models import resolve_model
 from robustqa.squad import Answer, QAExample
 
 from tiny import build_tiny_model

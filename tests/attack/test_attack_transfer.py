@@ -13,8 +13,8 @@ from robustqa.attack.driver import AttackConfig, run_attack
 from robustqa.attack.transfer import transfer_table
 from robustqa.attack.write import ADVERSARIAL_JSON, write_attack
 from robustqa.cli import cli
-from robustqa.evaluation import EvalConfig, run_evaluation
-from robustqa.inference import InferenceSettings
+from robustqa.evaluation.inference import InferenceSettings
+from robustqa.evaluation.run import EvalConfig, run_evaluation
 from robustqa.runs import load_run
 
 # model b is fragile to other words than model a: only "land" breaks both

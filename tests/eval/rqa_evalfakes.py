@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from robustqa.inference import Prediction
+from robustqa.evaluation.inference import Prediction
 
 CONTEXT_A = "Normandy is a region in France. The Normans gave their name to it in the 10th century."
 CONTEXT_B = "The steam engine uses steam pressure to do work. James Watt improved it in 1781."
@@ -130,7 +130,7 @@ class TimedFakeRunner(FakeRunner):
     timing: Any = None
 
     def __post_init__(self) -> None:
-        from robustqa.inference import InferenceSettings, Timing
+        from robustqa.evaluation.inference import InferenceSettings, Timing
 
         self.settings = self.settings or InferenceSettings()
         self.timing = Timing()

@@ -122,7 +122,7 @@ def test_bad_input_is_one_line_and_writes_nothing(workdir, args, code, message):
 def test_the_terminal_table_fits_the_terminal_without_breaking_a_header_word(workdir, width, monkeypatch):
     """A long model path and two runs side by side: the compact table keeps whole words at any width, and
     says which columns it left out (all of them are in report.md and with --wide)."""
-    from robustqa.tables import COMPACT_COLUMNS
+    from robustqa.reporting.tables import COMPACT_COLUMNS
 
     variants = workdir / "variants.json"
     write_json(variants, perturbed_document(variants=True))

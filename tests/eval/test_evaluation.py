@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from robustqa.errors import InputError, ModelLoadError
-from robustqa.evaluation import EvalConfig, run_evaluation
-from robustqa.inference import InferenceSettings
+from robustqa.evaluation.inference import InferenceSettings
+from robustqa.evaluation.prediction_cache import PredictionCache
+from robustqa.evaluation.run import EvalConfig, run_evaluation
 from robustqa.metric import evaluate_files
-from robustqa.prediction_cache import PredictionCache
 from robustqa.signature import Signature
 from robustqa.squad import load_squad
 
@@ -110,7 +110,7 @@ def test_a_line_cut_short_by_a_crash_is_dropped(tmp_path):
 def test_a_cache_of_the_first_format_is_never_read_as_the_second(tmp_path):
     """Format 1 lines had no best span: the format is part of the key (a new file), and such a line in a
     current file ends what is read (as a damaged line would), never passes for one with a span."""
-    from robustqa.prediction_cache import CACHE_FORMAT, cache_key
+    from robustqa.evaluation.prediction_cache import CACHE_FORMAT, cache_key
 
     assert CACHE_FORMAT == 2
     cache = PredictionCache(tmp_path / "c.jsonl")
@@ -118,7 +118,7 @@ def test_a_cache_of_the_first_format_is_never_read_as_the_second(tmp_path):
     with open(cache.path, "a") as stream:
         stream.write('{"id": "q2", "text": "", "null_odds": 2.0}\n')
     assert cache.load() == {"q1": ("x", -1.0, "x")}
-    import robustqa.prediction_cache as module
+    import robustqa.evaluation.prediction_cache as module
 
     key = cache_key("m", "f", "d", {"n_best": 20})
     original = module.CACHE_FORMAT

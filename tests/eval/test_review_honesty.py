@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from robustqa.errors import InputError
-from robustqa.evaluation import EvalConfig, run_evaluation
-from robustqa.inference import InferenceSettings
-from robustqa.report import render_markdown
+from robustqa.evaluation.inference import InferenceSettings
+from robustqa.evaluation.run import EvalConfig, run_evaluation
+from robustqa.reporting.report import render_markdown
 from robustqa.review.decisions import Decision, DecisionsFile
 from robustqa.runs.load import load_run
 from robustqa.signature import Signature
@@ -123,7 +123,7 @@ def test_the_eval_command_takes_decisions_files(tmp_path, squad_files, monkeypat
     def fake_run_evaluation(models, config):
         calls["decisions"] = config.decisions
 
-    monkeypatch.setattr("robustqa.evaluation.run_evaluation", fake_run_evaluation)
+    monkeypatch.setattr("robustqa.evaluation.run.run_evaluation", fake_run_evaluation)
     result = CliRunner().invoke(cli, ["eval", MODEL, "--clean", str(clean), "--perturbed", str(perturbed), "--output-dir", str(tmp_path / "r"),
                                       "--validated", str(ann), "--quiet"])
     assert result.exit_code == 0, result.output
@@ -131,8 +131,8 @@ def test_the_eval_command_takes_decisions_files(tmp_path, squad_files, monkeypat
 
 
 def test_nothing_accepted_gives_no_reviewed_valid_row_but_a_line_saying_so(tmp_path, squad_files, fake_factory):
-    from robustqa.charts import headline_figure
-    from robustqa.tables import REVIEWED_VALID, model_rows
+    from robustqa.reporting.charts import headline_figure
+    from robustqa.reporting.tables import REVIEWED_VALID, model_rows
 
     clean, perturbed = squad_files
     ann = decisions_file(tmp_path / "ann.json", perturbed, "ann", {"a1": ("rejected", "meaning_changed"), "b1": ("rejected", "ungrammatical")})

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from robustqa.cli import cli
 from robustqa.errors import InputError
-from robustqa.evaluation import EvalConfig, run_evaluation
-from robustqa.inference import InferenceSettings
+from robustqa.evaluation.inference import InferenceSettings
+from robustqa.evaluation.run import EvalConfig, run_evaluation
 from robustqa.metric import evaluate_v1_files
 from robustqa.signature import Signature
 
@@ -90,7 +90,7 @@ def test_mixed_files_are_refused_in_one_line_before_any_model_loads(tmp_path, v1
 
 def test_v1_rules_need_the_best_span(tmp_path, v1_files):
     """A runner that reports no best span cannot be scored with the v1.1 rules: one error, nothing written."""
-    from robustqa.inference import Prediction
+    from robustqa.evaluation.inference import Prediction
 
     class NoSpan:
         model_fingerprint = "fake:nospan"

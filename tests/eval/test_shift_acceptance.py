@@ -156,10 +156,10 @@ def test_evaluate_module_matches_report_json_under_v1_rules(addsent_run: Path, r
 def test_report_shows_qads_and_addsent_in_one_table_and_one_chart(real_run: Path, addsent_run: Path, tmp_path: Path):
     from click.testing import CliRunner
 
-    from robustqa.charts import headline_figure
     from robustqa.cli import cli
+    from robustqa.reporting.charts import headline_figure
+    from robustqa.reporting.tables import model_rows
     from robustqa.runs import load_run
-    from robustqa.tables import model_rows
 
     out = tmp_path / "shifts.md"
     result = CliRunner().invoke(cli, ["report", str(real_run), str(addsent_run), "--output", str(out), "--cost-chart", str(tmp_path / "cost.png")],

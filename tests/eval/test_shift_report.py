@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from robustqa.charts import headline_figure
 from robustqa.cli import cli
-from robustqa.evaluation import EvalConfig, run_evaluation
-from robustqa.inference import InferenceSettings
+from robustqa.evaluation.inference import InferenceSettings
+from robustqa.evaluation.run import EvalConfig, run_evaluation
+from robustqa.reporting.charts import headline_figure
+from robustqa.reporting.tables import ALONE, PAIRED, UNPAIRED, WORST_COPY, model_rows
 from robustqa.runs import load_run
 from robustqa.stats import unpaired_difference_intervals
-from robustqa.tables import ALONE, PAIRED, UNPAIRED, WORST_COPY, model_rows
 
 from rqa_evalfakes import TimedFakeRunner, answerable_only, clean_document, perturbed_document, write_json
 

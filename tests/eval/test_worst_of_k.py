@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from robustqa.errors import OutputError
-from robustqa.evaluation import EvalConfig, run_evaluation
-from robustqa.inference import InferenceSettings
+from robustqa.evaluation.inference import InferenceSettings
+from robustqa.evaluation.run import EvalConfig, run_evaluation
+from robustqa.reporting.tables import MEAN_OF_K, PAIRED, WORST_OF_K, model_rows
 from robustqa.runs.load import load_run
-from robustqa.tables import MEAN_OF_K, PAIRED, WORST_OF_K, model_rows
 
 from rqa_evalfakes import clean_document, write_json
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from rqa_importfakes import CONTEXT_A, adversarial_document, plain_document, qa, write
 
 from robustqa.cli import cli
-from robustqa.evaluation import load_eval_data
+from robustqa.evaluation.run import load_eval_data
 from robustqa.importers import IMPORTERS, get_importer
 from robustqa.squad import load_squad
 

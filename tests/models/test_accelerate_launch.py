@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from robustqa import distributed
+from robustqa.evaluation import distributed
 
 LIMIT = "300"
 

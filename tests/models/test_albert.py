@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 from test_tiny_models import EXAMPLES
 
-from robustqa.inference import InferenceSettings, QAModelRunner, build_windows
-from robustqa.models import (
+from robustqa.evaluation.inference import InferenceSettings, QAModelRunner, build_windows
+from robustqa.evaluation.models import (
     MODEL_ALIASES,
     load_model_and_tokenizer,
     request_segment_ids,

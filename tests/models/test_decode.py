@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robustqa.decode import NO_SPAN_NULL_ODDS, best_spans, decode_question
+from robustqa.evaluation.decode import NO_SPAN_NULL_ODDS, best_spans, decode_question
 
 CONTEXT = "Watt improved the steam engine in 1781 ."
 # token layout of one window: [CLS] who ? [SEP] Watt improved the steam engine in 1781 . [SEP]

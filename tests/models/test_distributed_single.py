@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from robustqa import distributed
+from robustqa.evaluation import distributed
 
 
 def test_single_process_is_main_and_never_initialises(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from robustqa.errors import ModelLoadError
-from robustqa.inference import InferenceSettings, QAModelRunner
-from robustqa.models import MODEL_ALIASES, load_model_and_tokenizer, local_fingerprint, model_slug, resolve_model
+from robustqa.evaluation.inference import InferenceSettings, QAModelRunner
+from robustqa.evaluation.models import MODEL_ALIASES, load_model_and_tokenizer, local_fingerprint, model_slug, resolve_model
 
 
 def test_aliases_resolve_to_the_public_checkpoints() -> None:
@@ -129,7 +129,7 @@ def test_device_and_precision_choices(monkeypatch: pytest.MonkeyPatch) -> None:
     import torch
 
     from robustqa.errors import InputError
-    from robustqa.inference import _autocast_dtype, _resolve_device
+    from robustqa.evaluation.inference import _autocast_dtype, _resolve_device
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert _resolve_device("cpu") == "cpu"
@@ -149,7 +149,7 @@ def test_device_and_precision_choices(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_int8_with_autocast_is_refused_up_front() -> None:
     """Quantized Linear layers take fp32 activations: under bf16 autocast they crash mid-run."""
     from robustqa.errors import InputError
-    from robustqa.inference import InferenceSettings
+    from robustqa.evaluation.inference import InferenceSettings
 
     for precision in ("bf16", "fp16"):
         with pytest.raises(InputError, match="int8 cannot run under"):

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robustqa.inference import InferenceSettings, QAModelRunner, build_windows
-from robustqa.models import resolve_model
+from robustqa.evaluation.inference import InferenceSettings, QAModelRunner, build_windows
+from robustqa.evaluation.models import resolve_model
 from robustqa.squad import Answer, QAExample
 
 LONG = (

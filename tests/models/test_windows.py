@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from test_tiny_models import EXAMPLES, LONG
 
-from robustqa.inference import build_windows, length_sorted_batches
+from robustqa.evaluation.inference import build_windows, length_sorted_batches
 from robustqa.squad import QAExample
 
 

@@ -17,10 +17,10 @@ import pytest
 import perturbations
 from robustqa import __version__
 from robustqa.build import build_signature
-from robustqa.eval_data import EvalData
-from robustqa.evaluation import EvalConfig, eval_signature
+from robustqa.evaluation.data import EvalData
+from robustqa.evaluation.inference import InferenceSettings
+from robustqa.evaluation.run import EvalConfig, eval_signature
 from robustqa.importers import IMPORTERS
-from robustqa.inference import InferenceSettings
 from robustqa.packaged import PACKAGED_SETS
 from robustqa.signature import Signature
 

@@ -15,8 +15,8 @@ from typing import Any
 from click.testing import CliRunner
 
 from robustqa.cli import cli
-from robustqa.evaluation import EvalConfig, run_evaluation
-from robustqa.inference import InferenceSettings, Prediction
+from robustqa.evaluation.inference import InferenceSettings, Prediction
+from robustqa.evaluation.run import EvalConfig, run_evaluation
 
 MODEL = "an-organisation-with-a-long-name/electra-large-discriminator-finetuned-squad2-long-checkpoint-name"
 CONTEXT = "Normandy is a region in France. The Normans gave their name to it in the 10th century."

@@ -80,7 +80,7 @@ def test_filter_keeps_accepted_and_reverts_the_rest(built_file: Path, tmp_path: 
     assert document["robustqa"]["review"]["counts"] == {"accepted": 1, "rejected": 1, "unreviewed": total - 2}
     # still a SQuAD 2.0 file whose answers sit at their offsets, and an eval sees one changed question
     load_squad(out, check_answers=True)
-    from robustqa.evaluation import load_eval_data
+    from robustqa.evaluation.run import load_eval_data
 
     data = load_eval_data(SAMPLE, out)
     assert sum(data.changed.values()) == 1

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from robustqa import distributed
 from robustqa.errors import InputError, OutputError
-from robustqa.eval_data import EvalData, load_eval_data
+from robustqa.evaluation import distributed
+from robustqa.evaluation.data import EvalData, load_eval_data
+from robustqa.evaluation.models import ModelSpec, model_slug, resolve_model
+from robustqa.evaluation.prediction import DEFAULT_CHUNK, Runner, SetPredictions, predict_set, with_reused
+from robustqa.evaluation.prediction_cache import PredictionCache, cache_key
+from robustqa.evaluation.scoring import ModelOutcome, example_lines, model_entry, prediction_files, score_model
 from robustqa.metric import DEFAULT_NA_PROB_THRESHOLD, RULES_V1
-from robustqa.models import ModelSpec, model_slug, resolve_model
-from robustqa.prediction import DEFAULT_CHUNK, Runner, SetPredictions, predict_set, with_reused
-from robustqa.prediction_cache import PredictionCache, cache_key
 from robustqa.runs.layout import cache_file
 from robustqa.runs.reuse import check_reuse
 from robustqa.runs.schema import Cost, RunReport
 from robustqa.runs.write import write_run
-from robustqa.scoring import ModelOutcome, example_lines, model_entry, prediction_files, score_model
 from robustqa.signature import RUN, Signature
 from robustqa.squad import QAExample
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -37,7 +37,7 @@ class EvalConfig:
     clean_file: Path
     perturbed_file: Path | None
     output_dir: Path
-    settings: Any  # robustqa.inference.InferenceSettings; kept loose so importing this module stays light
+    settings: Any  # robustqa.evaluation.inference.InferenceSettings; kept loose so importing this module stays light
     bootstrap: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_SEED
     limit: int | None = None
@@ -87,7 +87,7 @@ def run_model(spec: ModelSpec, runner: Runner, data: EvalData, config: EvalConfi
 
 
 def measured_cost(runner: Any) -> Cost | None:
-    """What the runner measured while it predicted (robustqa.inference.QAModelRunner does; a test double
+    """What the runner measured while it predicted (robustqa.evaluation.inference.QAModelRunner does; a test double
     that measures nothing gives no cost)."""
     timing = getattr(runner, "timing", None)
     if timing is None:
@@ -151,7 +151,7 @@ def resolve_models(names: Sequence[str], *, trust_remote_code: bool) -> list[Mod
 
 
 def _default_runner_factory(spec: ModelSpec, settings: Any) -> Runner:
-    from robustqa.inference import QAModelRunner
+    from robustqa.evaluation.inference import QAModelRunner
 
     return QAModelRunner(spec, settings)
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from robustqa import __version__
 from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
-from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, html_table, report_cells, rules_text
+from robustqa.reporting.tables import REPORT_COLUMNS, TABLE_NOTE, html_table, report_cells, rules_text
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run

@@ -1,7 +1,7 @@
 """Failure analysis of a `robustqa eval` run folder: the functions the notebook calls.
 
-The notebook only calls and displays; every number it shows comes from here (or from `robustqa.tables`
-and `robustqa.charts`, which the reports share), so it is tested here. Runs are read by `robustqa.runs`;
+The notebook only calls and displays; every number it shows comes from here (or from `robustqa.reporting.tables`
+and `robustqa.reporting.charts`, which the reports share), so it is tested here. Runs are read by `robustqa.runs`;
 tables are lists of plain dicts (pandas is not a dependency). Breakdowns are computed from `examples.jsonl`
 (one line per model and question present in both sets), so they explain the headline drop of
 `report.json` without re-running any model, and their intervals are drawn as report.json's are
@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from robustqa.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.errors import InputError
+from robustqa.reporting.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
+from robustqa.reporting.tables import html_table
 from robustqa.runs.load import Run
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, Pair, drop_with_interval, flip_counts
-from robustqa.tables import html_table
 
 QUESTION_TYPES = ("what", "who", "when", "where", "which", "how", "why", "other")
 

@@ -13,15 +13,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from robustqa import distributed
-from robustqa.prediction_cache import PredictionCache
+from robustqa.evaluation import distributed
+from robustqa.evaluation.prediction_cache import PredictionCache
 from robustqa.squad import QAExample
 
 DEFAULT_CHUNK = 256
 
 
 class Runner(Protocol):
-    """What prediction needs from a model runner (robustqa.inference.QAModelRunner, or a test double)."""
+    """What prediction needs from a model runner (robustqa.evaluation.inference.QAModelRunner, or a test double)."""
 
     model_fingerprint: str
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from robustqa.errors import InputError
-from robustqa.eval_data import EvalData
+from robustqa.evaluation.data import EvalData
+from robustqa.evaluation.models import ModelSpec
+from robustqa.evaluation.prediction import SetPredictions
 from robustqa.metric import RULES_V1, QuestionScores, score_questions, score_questions_v1, summarize, summarize_v1
-from robustqa.models import ModelSpec
-from robustqa.prediction import SetPredictions
 from robustqa.runs.schema import Answered, Cost, Coverage, ExampleLine, ModelEntry, PredictionFiles
 from robustqa.squad import QAExample
 from robustqa.stats import Pair, build_pairs, compute_drop, flip_counts, score_intervals, variant_summary, worst_copy

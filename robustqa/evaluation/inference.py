@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from robustqa import distributed
-from robustqa.decode import best_spans, decode_question
 from robustqa.errors import InputError
-from robustqa.models import ModelSpec, load_model_and_tokenizer
+from robustqa.evaluation import distributed
+from robustqa.evaluation.decode import best_spans, decode_question
+from robustqa.evaluation.models import ModelSpec, load_model_and_tokenizer
 from robustqa.squad import QAExample
 
 DEVICES = ("auto", "cpu", "cuda", "mps")

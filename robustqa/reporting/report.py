@@ -1,7 +1,7 @@
 """The comparison documents of finished runs: report.md, and `robustqa report` as md, json or html.
 
 Every document takes a *list* of runs, so that several runs (recipes, models) go into one table; the
-table itself comes from `robustqa.tables`, the chart from `robustqa.charts`.
+table itself comes from `robustqa.reporting.tables`, the chart from `robustqa.reporting.charts`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from robustqa.attack.transfer import TRANSFER_NOTE, transfer_cells, transfer_table
-from robustqa.tables import REPORT_COLUMNS, TABLE_NOTE, markdown_table, model_rows, report_cells, review_notes, rules_text, signatures
+from robustqa.reporting.tables import REPORT_COLUMNS, TABLE_NOTE, markdown_table, model_rows, report_cells, review_notes, rules_text, signatures
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
@@ -59,7 +59,7 @@ def render(fmt: str, runs: Sequence[Run], chart_png: bytes | None = None) -> str
     if fmt == "json":
         return render_json(runs)
     if fmt == "html":
-        from robustqa.report_html import render_html
+        from robustqa.reporting.report_html import render_html
 
         return render_html(runs, chart_png)
     raise ValueError(f"unknown report format {fmt!r}; choose from {', '.join(FORMATS)}")

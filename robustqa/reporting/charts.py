@@ -11,12 +11,12 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from robustqa.tables import short_model_name as short_model
+from robustqa.reporting.tables import short_model_name as short_model
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from robustqa.tables import ModelRow
+    from robustqa.reporting.tables import ModelRow
 
 CLEAN_COLOR = "#4c72b0"
 PERTURBED_COLOR = "#dd8452"
@@ -64,7 +64,7 @@ def _bar_errors(numbers: Sequence[Mapping[str, Any]], key: str) -> list[list[flo
 def row_label(row: ModelRow, *, with_shift: bool) -> str:
     """A chart label: run, model (short: the signature names it in full) and, when the chart shows several
     shifts or comparisons, which."""
-    from robustqa.tables import SHORT_COMPARISON
+    from robustqa.reporting.tables import SHORT_COMPARISON
 
     parts = [row.run_label] if row.run_label else []
     parts.append(short_model(str(row.entry["model"])))
@@ -84,7 +84,7 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
     """The difference each row measures (shifted minus clean or reference; EM and F1), one horizontal bar per
     row with its 95% interval from report.json (or the unpaired comparison), zero marked, the axis scaled
     to the data. Rows with nothing to compare (a clean run, a set alone) are named under the chart."""
-    from robustqa.tables import plain
+    from robustqa.reporting.tables import plain
 
     several = not plain(rows)
     numbers = [row.numbers() for row in rows]
@@ -205,7 +205,7 @@ MIN_GROUP = 10  # a breakdown group of fewer questions gets no bar: one question
 
 
 def breakdown_figure(rows: Sequence[Mapping[str, Any]], title: str = "", metric: str = "f1", ax: Any = None) -> Figure:
-    """Horizontal bars of the drop per group (`robustqa.analysis.breakdown` rows), with its interval and size;
+    """Horizontal bars of the drop per group (`robustqa.reporting.analysis.breakdown` rows), with its interval and size;
     a group of fewer than MIN_GROUP questions is named but not drawn, so it never shows as the largest bar."""
     if ax is None:
         ax = _figure(6.0, 0.45 * len(rows) + 1.2).subplots()
