@@ -103,6 +103,11 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
+    import os
+
+    # the hub client logs every retry of an unreachable hub as a warning; the command's own error is one line
+    # (a user who wants the hub's chatter back sets HF_HUB_VERBOSITY)
+    os.environ.setdefault("HF_HUB_VERBOSITY", "error")
     try:
         cli.main(args=argv, prog_name="robustqa")
     except KeyboardInterrupt:  # pragma: no cover - interactive only

@@ -73,7 +73,7 @@ SHORT_COMPARISON = {
     WORST_OF_K: "worst of K",
     MEAN_OF_K: "mean of K",
     PAIRED: "all pairs",
-    REVIEWED_VALID: "reviewed",
+    REVIEWED_VALID: "reviewed-valid",
     WORST_COPY: "worst copy",
     UNPAIRED: "unpaired",
     ALONE: "alone",
