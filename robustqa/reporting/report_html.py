@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from robustqa import __version__
 from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
-from robustqa.reporting.tables import REPORT_COLUMNS, TABLE_NOTE, html_table, report_cells, rules_text
+from robustqa.reporting.tables import REPORT_COLUMNS, SHORT_COMPARISON, TABLE_NOTE, html_table, model_rows, rules_text
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
@@ -40,7 +40,9 @@ def _boxed(table: str) -> str:
 
 def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
-    table = _boxed(html_table(report_cells(runs), list(REPORT_COLUMNS)))
+    # the Model column stays in view while the table scrolls: it says what each row compares as well
+    cells = [row.cells() | {"Model": f"{row.label} ({SHORT_COMPARISON.get(row.comparison, row.comparison)})"} for row in model_rows(runs)]
+    table = _boxed(html_table(cells, list(REPORT_COLUMNS)))
     chart = ""
     if chart_png:
         encoded = base64.b64encode(chart_png).decode("ascii")
