@@ -79,7 +79,8 @@ def oracle_recipe() -> Any:
     from perturbations.builtin_recipes import constraints_1_1
     from perturbations.constraints.replacements import Rarity, SingleWord
     from perturbations.lexicon import sense_names, synset_lemmas
-    from perturbations.recipes import Budget, Recipe, VettedSynonyms
+    from perturbations.recipes import Recipe
+    from perturbations.transformation import Budget, VettedSynonyms
 
     class AnySynonym(VettedSynonyms):
         """Every synonym of every sense counts as vetted: the reviewers of this benchmark vet them."""

@@ -55,7 +55,8 @@ from perturbations.constraints.words import (
     TagFitsWord,
     UncertainTag,
 )
-from perturbations.recipes import Budget, Recipe, VettedSynonyms, WordNetSynonyms
+from perturbations.recipes import Recipe
+from perturbations.transformation import Budget, VettedSynonyms, WordNetSynonyms
 
 
 def constraints_1_1(pos: tuple[str, ...] = ("n", "v", "a", "r")) -> tuple[Constraint, ...]:

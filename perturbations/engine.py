@@ -18,7 +18,6 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from perturbations.constraints import (
     Candidate,
@@ -44,10 +43,8 @@ from perturbations.records import Perturbation, Substitution, Token
 from perturbations.space import EditPosition, Replacement, SearchSpace
 from perturbations.store import persistent
 from perturbations.text import is_word, tag
+from perturbations.transformation import Budget, EngineRecipe, WordNetSynonyms
 from perturbations.wsd import bag, choose, context_bag, posterior_names
-
-if TYPE_CHECKING:
-    from perturbations.recipes import Budget, Recipe, WordNetSynonyms
 
 
 def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
@@ -154,7 +151,7 @@ def _consistency_maps(
 
 
 def build_space(
-    recipe: Recipe,
+    recipe: EngineRecipe,
     text: str,
     *,
     frozen_spans: Sequence[tuple[int, int]] = (),
@@ -198,7 +195,7 @@ def build_space(
 
 
 def perturb_text(
-    recipe: Recipe,
+    recipe: EngineRecipe,
     text: str,
     *,
     seed: int,
@@ -285,7 +282,7 @@ def _write(space: SearchSpace, picks: Sequence[tuple[EditPosition, Replacement]]
 
 
 def _position(
-    recipe: Recipe,
+    recipe: EngineRecipe,
     tokens: tuple[Token, ...],
     index: int,
     frozen: tuple[tuple[int, int], ...],

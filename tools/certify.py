@@ -195,7 +195,8 @@ def wide_recipe() -> Any:
     from perturbations.builtin_recipes import constraints_1_1
     from perturbations.constraints.replacements import Rarity, SingleWord
     from perturbations.lexicon import sense_names, synset_lemmas
-    from perturbations.recipes import Budget, Recipe, VettedSynonyms
+    from perturbations.recipes import Recipe
+    from perturbations.transformation import Budget, VettedSynonyms
 
     class AnySynonym(VettedSynonyms):
         def allowed(self, lemma: str, pos: str) -> tuple[str, ...]:

@@ -21,7 +21,8 @@ from robustqa.evaluation.prediction import DEFAULT_CHUNK, Runner, SetPredictions
 from robustqa.evaluation.prediction_cache import PredictionCache, cache_key
 from robustqa.evaluation.scoring import ModelOutcome, example_lines, model_entry, prediction_files, score_model
 from robustqa.metric import DEFAULT_NA_PROB_THRESHOLD, RULES_V1
-from robustqa.runs.layout import cache_file
+from robustqa.runs.layout import CHART_PNG, REPORT_MD, cache_file
+from robustqa.runs.load import Run
 from robustqa.runs.reuse import check_reuse
 from robustqa.runs.schema import Cost, RunReport
 from robustqa.runs.write import write_run
@@ -164,6 +165,15 @@ def _settings_record(config: EvalConfig, outcomes: Sequence[ModelOutcome], na_pr
     return settings
 
 
+def rendered_documents(run: Run) -> dict[str, str | bytes]:
+    """report.md and the headline chart of a run, as the run folder holds them beside report.json."""
+    from robustqa.reporting.charts import headline_figure, png_bytes
+    from robustqa.reporting.report import render_markdown
+    from robustqa.reporting.tables import model_rows
+
+    return {REPORT_MD: render_markdown([run]), CHART_PNG: png_bytes(headline_figure(model_rows([run])))}
+
+
 def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory: RunnerFactory | None = None) -> EvalResult | None:
     """Evaluate each model on the clean (and perturbed) set and write the run folder.
 
@@ -210,5 +220,6 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
         report,
         [files for o in outcomes for files in prediction_files(o)],
         [line for o in outcomes for line in example_lines(o, data)],
+        render=rendered_documents,
     )
     return EvalResult(dict(run.report), signature, output_dir, outcomes)

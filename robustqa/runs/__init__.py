@@ -6,7 +6,6 @@ from __future__ import annotations
 from robustqa.runs.layout import CHART_PNG, EXAMPLES_JSONL, REPORT_JSON, REPORT_MD
 from robustqa.runs.load import RUN_ENV, Run, find_run, load_run, read_examples
 from robustqa.runs.schema import Answered, Cost, Coverage, ExampleLine, ModelEntry, PredictionFiles, RunReport
-from robustqa.runs.write import write_run
 
 __all__ = [
     "CHART_PNG",
@@ -25,5 +24,4 @@ __all__ = [
     "find_run",
     "load_run",
     "read_examples",
-    "write_run",
 ]

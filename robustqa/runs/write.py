@@ -1,4 +1,6 @@
-"""Writing a run folder: predictions, examples.jsonl, report.md, the chart, and report.json last.
+"""Writing a run folder: predictions, examples.jsonl, the rendered documents it is given (report.md, the
+chart: `robustqa.reporting` renders them, so this module imports nothing above the run folder), and
+report.json last.
 
 Every file goes through the atomic writer, and report.json is written last, after everything else
 succeeded (a stale one is removed first), so a run folder with a report.json is always complete.
@@ -6,21 +8,25 @@ succeeded (a stale one is removed first), so a run folder with a report.json is 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from robustqa.errors import OutputError
 from robustqa.outputs import json_text, write_bytes_atomic, write_json_atomic, write_text_atomic
-from robustqa.reporting.charts import headline_figure, png_bytes
-from robustqa.reporting.report import render_markdown
-from robustqa.reporting.tables import model_rows
-from robustqa.runs.layout import CHART_PNG, EXAMPLES_JSONL, REPORT_JSON, REPORT_MD, null_odds_file, predictions_file, scores_file
+from robustqa.runs.layout import EXAMPLES_JSONL, REPORT_JSON, null_odds_file, predictions_file, scores_file
 from robustqa.runs.load import Run
 from robustqa.runs.schema import ExampleLine, PredictionFiles, RunReport
 
 
-def write_run(output_dir: Path, report: RunReport, predictions: Sequence[PredictionFiles], examples: Iterable[ExampleLine]) -> Run:
-    """Write a whole run folder and return it as the loader would read it."""
+def write_run(
+    output_dir: Path,
+    report: RunReport,
+    predictions: Sequence[PredictionFiles],
+    examples: Iterable[ExampleLine],
+    render: Callable[[Run], Mapping[str, str | bytes]] | None = None,
+) -> Run:
+    """Write a whole run folder and return it as the loader would read it; `render` makes the documents that
+    go beside report.json (file name -> text or bytes) from the run as it will be read."""
     output_dir = Path(output_dir)
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
@@ -38,7 +44,10 @@ def write_run(output_dir: Path, report: RunReport, predictions: Sequence[Predict
     write_text_atomic(output_dir / EXAMPLES_JSONL, "".join(json_text(line.to_dict(), indent=None) for line in examples))
     document = report.to_dict()
     run = Run(output_dir, document)
-    write_text_atomic(output_dir / REPORT_MD, render_markdown([run]))
-    write_bytes_atomic(output_dir / CHART_PNG, png_bytes(headline_figure(model_rows([run]))))
+    for name, content in (render(run) if render is not None else {}).items():
+        if isinstance(content, bytes):
+            write_bytes_atomic(output_dir / name, content)
+        else:
+            write_text_atomic(output_dir / name, content)
     write_json_atomic(output_dir / REPORT_JSON, document)
     return run

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import perturbations.recipes as recipes_module
+import perturbations.transformation as transformation_module
 from perturbations import RecipeParameterError, get_recipe
 from perturbations.lexicon import lemma_of, wn_pos
 from perturbations.vetted import VettedTable, table_names, vetted_table
@@ -18,7 +18,7 @@ from perturbations.vetted import VettedTable, table_names, vetted_table
 def _stand_in(monkeypatch: pytest.MonkeyPatch, pairs: dict[str, tuple[str, ...]]) -> None:
     """Make every VettedSynonyms read a small table instead of the packaged one (validation included)."""
     table = VettedTable("vetted-1", "0" * 64, "test", pairs)
-    monkeypatch.setattr(recipes_module, "vetted_table", lambda name: table)
+    monkeypatch.setattr(transformation_module, "vetted_table", lambda name: table)
 
 
 def _word(phrase: str) -> str:

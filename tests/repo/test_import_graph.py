@@ -182,3 +182,11 @@ def test_the_packages_import_without_torch_or_transformers() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert done.stdout.strip() == "", f"imported at import time: {done.stdout.strip()}"
+
+
+def test_no_import_cycle_even_for_type_checking() -> None:
+    """Not even an annotation-only import closes a loop (engine ↔ recipes, runs ↔ reporting): the layers
+    hold for a reader and a type checker too, not only at run time (lazy imports inside functions count)."""
+    graph = import_graph(runtime_only=False)
+    found = cycles(graph)
+    assert not found, "import cycles counting TYPE_CHECKING imports: " + "; ".join(" -> ".join(a_cycle(graph, c)) for c in found)
