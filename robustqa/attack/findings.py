@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from robustqa.errors import InputError
+from robustqa.render import html_table
 from robustqa.reporting.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
-from robustqa.reporting.tables import html_table
 from robustqa.stats import wilson_interval
 
 ATTACK_ENV = "ROBUSTQA_ATTACK"

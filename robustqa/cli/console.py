@@ -42,7 +42,8 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
     """The table of every model of every run for the terminal, then each run's signature: compact (short
     names, the headline columns that fit this terminal) unless `wide` (every column of report.md)."""
     from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
-    from robustqa.reporting.tables import COMPACT_COLUMNS, REPORT_COLUMNS, compact_cells, fitting_columns, report_cells, rich_table, signatures
+    from robustqa.render import fitting_columns, rich_table
+    from robustqa.reporting.tables import COMPACT_COLUMNS, REPORT_COLUMNS, compact_cells, report_cells, signatures
 
     out = console()
     if wide:

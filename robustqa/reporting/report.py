@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from robustqa.attack.transfer import TRANSFER_NOTE, transfer_cells, transfer_table
-from robustqa.reporting.tables import REPORT_COLUMNS, TABLE_NOTE, markdown_table, model_rows, report_cells, review_notes, rules_text, signatures
+from robustqa.render import markdown_table
+from robustqa.reporting.tables import REPORT_COLUMNS, TABLE_NOTE, model_rows, report_cells, review_notes, rules_text, signatures
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from robustqa import __version__
 from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
-from robustqa.reporting.tables import REPORT_COLUMNS, SHORT_COMPARISON, TABLE_NOTE, html_table, model_rows, rules_text
+from robustqa.render import html_table
+from robustqa.reporting.tables import REPORT_COLUMNS, SHORT_COMPARISON, TABLE_NOTE, model_rows, rules_text
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run

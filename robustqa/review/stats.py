@@ -24,8 +24,8 @@ from itertools import combinations
 from typing import Any
 
 from robustqa.errors import InputError
+from robustqa.render import text_table
 from robustqa.reporting.edits import COARSE_POS, coarse_pos
-from robustqa.reporting.tables import text_table
 from robustqa.review.decisions import (
     ACCEPTED,
     MEANING_CHANGED,

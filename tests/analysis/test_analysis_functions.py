@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from robustqa import render
 from robustqa.errors import InputError
 from robustqa.reporting import analysis, charts, tables
 from robustqa.runs import RUN_ENV, find_run, load_run
@@ -221,9 +222,9 @@ def test_substituted_words_ranks_flip_causes(synthetic_run: Path) -> None:
 
 def test_tables_render(synthetic_run: Path) -> None:
     rows = [row.numbers() for row in tables.model_rows([load_run(synthetic_run)])]
-    text = tables.text_table(rows, ["model", "clean_em", "drop_em_ci"])
+    text = render.text_table(rows, ["model", "clean_em", "drop_em_ci"])
     assert text.splitlines()[2].startswith("tiny-a  83.33")
-    html = tables.html_table([{"a": "<x>"}])
+    html = render.html_table([{"a": "<x>"}])
     assert "&lt;x&gt;" in html
 
 
