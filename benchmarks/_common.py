@@ -248,14 +248,18 @@ def build_changed(recipe_name: str, overrides: dict[str, Any], only: set[str] | 
 
     recipe = perturbations.get_recipe(recipe_name, **overrides)
     result = build_dataset(half_set(only), recipe, seed=SEED)
-    changed = {
+    return changed_questions(result.document), {"recipe": recipe.ident, "overrides": overrides, "signature": result.signature.format()}
+
+
+def changed_questions(document: dict[str, Any]) -> dict[str, str]:
+    """id -> perturbed text of every question a built document changed."""
+    return {
         qa["id"]: qa["question"]
-        for article in result.document["data"]
+        for article in document["data"]
         for paragraph in article["paragraphs"]
         for qa in paragraph["qas"]
         if "original_question" in qa
     }
-    return changed, {"recipe": recipe.ident, "overrides": overrides, "signature": result.signature.format()}
 
 
 def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:

@@ -42,14 +42,7 @@ DEAL_SEED = 2061  # the order questions are dealt to sheets, and each question's
 
 # The judgment rules are those of shared/validity/README.md (judged-pairs-v1), verbatim; only the layout of
 # a line (several variants of one question) and the output format are added.
-RULES = """# Rules: does an edited question keep its meaning?
-
-Each line of your sheet is one QUESTION about a Wikipedia passage, with the gold ANSWER (or "no answer":
-the passage does not answer it), the SENTENCE of the passage that holds the answer (or a plausible wrong
-answer), and VARIANTS: the question with a word (sometimes several words) replaced, labelled "a", "b", ...
-Some variants are good, some are bad; judge each on its own.
-
-The rules (verbatim from the rules of the earlier blind judgments):
+JUDGMENT_RULES = """The rules (verbatim from the rules of the earlier blind judgments):
 
 - `same_meaning` (true/false): a reader of the passage would give the same answer (or still none, for the
   same reason). False for a wrong sense ("refuse" -> "garbage"), a broken fixed term ("particle physics" ->
@@ -58,7 +51,16 @@ The rules (verbatim from the rules of the earlier blind judgments):
 - `fluency`: 3 natural English a person could have written; 2 understandable but awkward or slightly
   ungrammatical; 1 ungrammatical or nonsensical.
 - `note`: the problem words.
+"""
 
+RULES = """# Rules: does an edited question keep its meaning?
+
+Each line of your sheet is one QUESTION about a Wikipedia passage, with the gold ANSWER (or "no answer":
+the passage does not answer it), the SENTENCE of the passage that holds the answer (or a plausible wrong
+answer), and VARIANTS: the question with a word (sometimes several words) replaced, labelled "a", "b", ...
+Some variants are good, some are bad; judge each on its own.
+
+""" + JUDGMENT_RULES + """
 Judge every variant yourself, by reading it; do not write a program that decides for you, and do not look
 at any file other than your sheet, these rules and the file you write.
 
@@ -532,16 +534,7 @@ Each line of your sheet is one QUESTION about a Wikipedia passage, with the gold
 passage does not answer it), the SENTENCE of the passage that holds the answer (or a plausible wrong answer),
 and the EDITED question: the question with a word replaced. Judge the edited question.
 
-The rules (verbatim from the rules of the earlier blind judgments):
-
-- `same_meaning` (true/false): a reader of the passage would give the same answer (or still none, for the
-  same reason). False for a wrong sense ("refuse" -> "garbage"), a broken fixed term ("particle physics" ->
-  "natural philosophies", "combustion engine" -> "burning engine"), a changed question, or a question too
-  garbled to recover. Mild stylistic oddity with the meaning intact is true.
-- `fluency`: 3 natural English a person could have written; 2 understandable but awkward or slightly
-  ungrammatical; 1 ungrammatical or nonsensical.
-- `note`: the problem words.
-
+""" + JUDGMENT_RULES + """
 Judge every line yourself, by reading it; do not write a program that decides for you, and do not look at any
 file other than your sheet, these rules and the file you write.
 

@@ -26,7 +26,7 @@ from typing import Any
 # validity_review puts the checkout on sys.path and NLTK_DATA beside it, as every benchmark does
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the measuring scripts' helpers: paths, JSONL, recorded sections
-from _common import REPO, RULES, SHARED, read_jsonl, recorded, sentence_at, write_jsonl
+from _common import REPO, RULES, SHARED, changed_questions, read_jsonl, recorded, sentence_at, write_jsonl
 
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 FOLDER = REPO / "studies" / "validity" / "demo-sample"
@@ -57,14 +57,7 @@ def build(paragraphs: list[tuple[str, dict[str, Any]]]) -> tuple[dict[str, str],
 
     recipe = perturbations.get_recipe(DEMO_RECIPE)
     built = build_dataset(parse_squad(as_document(paragraphs)), recipe)
-    changed = {
-        qa["id"]: qa["question"]
-        for article in built.document["data"]
-        for paragraph in article["paragraphs"]
-        for qa in paragraph["qas"]
-        if "original_question" in qa
-    }
-    return changed, built.signature.format()
+    return changed_questions(built.document), built.signature.format()
 
 
 def make_sheet(args: argparse.Namespace) -> None:
