@@ -26,8 +26,8 @@ from perturbations.errors import (
     UnknownRecipeVersionError,
 )
 from perturbations.lexicon import check_resources, wordnet_version
-from perturbations.recipes import Recipe, TextToPerturb
-from perturbations.records import Perturbation, Substitution, Token
+from perturbations.recipes import Recipe
+from perturbations.records import Perturbation, Substitution, TextToPerturb, Token
 from perturbations.registry import (
     default_version,
     get_recipe,

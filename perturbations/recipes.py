@@ -22,9 +22,10 @@ from perturbations.constraints import (
 )
 from perturbations.engine import build_space, perturb_text
 from perturbations.errors import RecipeParameterError
-from perturbations.records import Perturbation
+from perturbations.records import Perturbation, TextToPerturb
 from perturbations.space import SearchSpace
 from perturbations.transformation import Budget, WordNetSynonyms
+from perturbations.variants import text_of, variant_text
 
 FIELDS = frozenset({"question", "context"})
 
@@ -63,15 +64,6 @@ def _protected_field(words: Any) -> str:
     if len(unique) <= 8 and len(text) <= 80:
         return text
     return f"{len(unique)}#{hashlib.sha256(text.encode('utf-8')).hexdigest()[:12]}"
-
-
-@dataclass(frozen=True)
-class TextToPerturb:
-    """A text a caller will perturb, with the arguments that decide its search space (for `Recipe.prepare`)."""
-
-    text: str
-    wsd_context: str | None = None
-    frozen_spans: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -253,4 +245,13 @@ class Recipe:
         for constraint in self.constraints:
             hook = getattr(constraint, "prepare", None)
             if hook is not None:
-                hook(self, items, progress)
+                hook((self.variants_before(constraint, item) for item in items), progress)
+
+    def variants_before(self, rule: Constraint, item: TextToPerturb) -> tuple[TextToPerturb, str, list[str]]:
+        """`item`, its text as the engine writes it, and every variant (one candidate written) that `rule` will
+        be asked about: the replacements of the search space of the rules this recipe lists before `rule`
+        (a rule is asked after those, so exactly those candidates reach it)."""
+        before = dataclasses.replace(self, constraints=self.constraints[: self.constraints.index(rule)])
+        space = build_space(before, item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
+        variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
+        return item, text_of(space.tokens), variants

@@ -102,3 +102,12 @@ class Perturbation:
             "perturbed": self.perturbed,
             "substitutions": [s.to_dict() for s in self.substitutions],
         }
+
+
+@dataclass(frozen=True)
+class TextToPerturb:
+    """A text a caller will perturb, with the arguments that decide its search space (for `Recipe.prepare`)."""
+
+    text: str
+    wsd_context: str | None = None
+    frozen_spans: tuple[tuple[int, int], ...] = ()

@@ -35,7 +35,6 @@ after the cheap gates, with a batched pre-pass (`prepare`) and a score table kep
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -45,15 +44,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from perturbations.components import as_float, as_str
 from perturbations.constraints import Candidate, CandidateConstraint, Stage
 from perturbations.errors import RecipeParameterError
-from perturbations.inflect import agree_article, article_before, match_case, possessive_clitic
 from perturbations.language_model import DEFAULT_MODEL
 from perturbations.lm_scores import scores_for
 from perturbations.records import Token
 from perturbations.score_table import ScoreKind, ScoreTable, table_for
 from perturbations.sentence_encoder import DEFAULT_ENCODER, SentenceEncoder, encoder_identity, resolve_encoder
+from perturbations.variants import text_of, variant_text
 
 if TYPE_CHECKING:
-    from perturbations.recipes import Recipe, TextToPerturb
+    from perturbations.records import TextToPerturb
 
 
 # -------------------- The language-model rule: a synonym is written only if a small language model, having read
@@ -86,35 +85,6 @@ def prefix_for(question: str, passage: str) -> str:
     """What the model reads before a question: its nearest passage sentence ("Question:" alone without one)."""
     sentence = nearest_sentence(question, passage) if passage else ""
     return f"Passage: {sentence}\nQuestion:" if sentence else "Question:"
-
-
-def text_of(tokens: tuple[Token, ...]) -> str:
-    """The text the tokens came from, as far as the rule needs it: every token at its offset, spaces between."""
-    parts: list[str] = []
-    cursor = 0
-    for token in tokens:
-        parts.append(" " * (token.start - cursor))
-        parts.append(token.text)
-        cursor = token.end
-    return "".join(parts)
-
-
-def variant_text(tokens: tuple[Token, ...], index: int, form: str) -> str:
-    """The text with the word at `index` replaced by `form`, written as the engine writes an edit (case
-    kept, a preceding "a"/"an" and a following possessive re-agreed)."""
-    text = text_of(tokens)
-    token = tokens[index]
-    new_word = match_case(token.text, form)
-    start, end, new = token.start, token.end, new_word
-    clitic = possessive_clitic(tokens, index, new_word)
-    if clitic is not None:
-        end, new = clitic.end, new_word + clitic.text[0]
-    article = article_before(tokens, index)
-    if article is not None:
-        agreed = agree_article(article.text, new_word)
-        if agreed != article.text:
-            start, new = article.start, agreed + text[article.end : token.start] + new
-    return text[:start] + new + text[end:]
 
 
 @dataclass(frozen=True)
@@ -159,43 +129,32 @@ class LanguageModelFit(CandidateConstraint):
             return False
         return self.score(position.tokens, position.index, candidate.form, position.context) < self.lm_threshold
 
-    def prepare(self, recipe: Recipe, texts: Iterable[TextToPerturb], progress: Callable[[int], None] | None = None) -> None:
-        """Score, one batch per text, every candidate this rule will be asked about when `recipe` perturbs
-        `texts` (see `prepare_scores`)."""
-        prepare_scores(self, recipe, texts, progress, scores_for(self.lm_model), lambda item, original, variants: (prefix_for(original, item.wsd_context or ""), [original, *variants]))
+    def prepare(self, variants: Iterable[PreparedText], progress: Callable[[int], None] | None = None) -> None:
+        """Score, one batch per text, every candidate this rule will be asked about (the recipe lists them:
+        `Recipe.prepare`; see `prepare_scores`)."""
+        prepare_scores(variants, progress, scores_for(self.lm_model), lambda item, original, variants: (prefix_for(original, item.wsd_context or ""), [original, *variants]))
+
+
+# A text a recipe will perturb, its own text as the engine writes it, and every variant (one candidate written)
+# that a model rule will be asked about: what `Recipe.prepare` hands each rule's `prepare`.
+PreparedText = tuple["TextToPerturb", str, list[str]]
 
 
 def prepare_scores(
-    rule: CandidateConstraint,
-    recipe: Recipe,
-    texts: Iterable[TextToPerturb],
+    variants: Iterable[PreparedText],
     progress: Callable[[int], None] | None,
     table: ScoreTable,
     batch: Callable[[TextToPerturb, str, list[str]], tuple[str, list[str]]],
 ) -> None:
     """A model rule's pre-pass: for each text, the (prefix, texts) `batch` makes of it, its original and its
-    candidate variants (`candidate_variants`) scored in one call unless the table has them all;
-    `progress(1)` after each text."""
-    for item in texts:
-        original, variants = candidate_variants(rule, recipe, item)
-        if variants:
-            prefix, asked = batch(item, original, variants)
+    candidate variants, scored in one call unless the table has them all; `progress(1)` after each text."""
+    for item, original, written in variants:
+        if written:
+            prefix, asked = batch(item, original, written)
             if table.missing(prefix, asked):
                 table.get(prefix, asked)
         if progress is not None:
             progress(1)
-
-
-def candidate_variants(rule: CandidateConstraint, recipe: Recipe, item: TextToPerturb) -> tuple[str, list[str]]:
-    """The text of `item` and every variant (one candidate written) that `rule` will be asked about when
-    `recipe` perturbs it: the replacements of the search space of the rules `recipe` lists before `rule`
-    (a model rule is asked after those, so exactly those candidates reach it)."""
-    from perturbations.engine import build_space
-
-    before = recipe.constraints[: recipe.constraints.index(rule)]
-    space = build_space(dataclasses.replace(recipe, constraints=before), item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
-    variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
-    return text_of(space.tokens), variants
 
 
 # -------------------- The meaning rule: a synonym is written only if a sentence encoder finds the edited questio
@@ -250,7 +209,7 @@ class MeaningKept(CandidateConstraint):
             return False
         return self.score(position.tokens, position.index, candidate.form) < self.meaning_threshold
 
-    def prepare(self, recipe: Recipe, texts: Iterable[TextToPerturb], progress: Callable[[int], None] | None = None) -> None:
-        """Embed, one batch per text, every candidate this rule will be asked about when `recipe` perturbs
-        `texts` (see `prepare_scores`)."""
-        prepare_scores(self, recipe, texts, progress, similarities_for(self.meaning_model), lambda item, original, variants: (original, variants))
+    def prepare(self, variants: Iterable[PreparedText], progress: Callable[[int], None] | None = None) -> None:
+        """Embed, one batch per text, every candidate this rule will be asked about (the recipe lists them:
+        `Recipe.prepare`; see `prepare_scores`)."""
+        prepare_scores(variants, progress, similarities_for(self.meaning_model), lambda item, original, variants: (original, variants))
