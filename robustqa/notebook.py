@@ -60,11 +60,12 @@ def execute(run_dir: Path, *, timeout: int = 600) -> Any:
 
 
 def to_html(notebook: Any) -> str:
-    """One self-contained page: outputs and figures inline, no code prompts."""
+    """One self-contained page: outputs and figures inline; the code stays in the notebook (a reader of the
+    page wants the tables and figures)."""
     try:
         from nbconvert import HTMLExporter
     except ImportError:
         raise NotebookError("writing the page needs nbconvert, which is not installed", hint=NOTEBOOK_EXTRA) from None
-    exporter = HTMLExporter(exclude_input_prompt=True, exclude_output_prompt=True, embed_images=True)
+    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True, embed_images=True)
     body, _ = exporter.from_notebook_node(notebook)
     return body

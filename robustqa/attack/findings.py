@@ -37,13 +37,17 @@ def load_attack(folder: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def find_attack(run: Any = None) -> dict[str, Any] | None:
-    """The attack behind `run` (an eval run on an adversarial set), else the folder ROBUSTQA_ATTACK names, else None."""
+    """The attack behind `run` (an eval run on an adversarial set), else the folder ROBUSTQA_ATTACK names, else
+    an `attack/` folder inside the run (where `robustqa demo` writes its attack), else None."""
     named = os.environ.get(ATTACK_ENV)
     if named:
         return load_attack(named)
     perturbed = run.report.get("perturbed_file") if run is not None else None
     if perturbed and (Path(perturbed).parent / _ATTACK_JSON).is_file():
         return load_attack(Path(perturbed).parent)
+    inside = Path(run.path) / "attack" if run is not None and getattr(run, "path", None) is not None else None
+    if inside is not None and (inside / _ATTACK_JSON).is_file():
+        return load_attack(inside)
     return None
 
 

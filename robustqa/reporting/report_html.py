@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from robustqa import __version__
 from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
 from robustqa.render import html_table
-from robustqa.reporting.tables import REPORT_COLUMNS, SHORT_COMPARISON, TABLE_NOTE, model_rows, rules_text
+from robustqa.reporting.tables import REPORT_COLUMNS, SHORT_COMPARISON, TABLE_NOTE, model_rows, review_notes, rules_text
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
@@ -50,6 +50,7 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
         chart = f'<img alt="clean vs perturbed scores" src="data:image/png;base64,{encoded}">'
     columns, rows = transfer_table(runs)
     transfer = f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_boxed(html_table(rows, columns))}\n" if rows else ""
+    notes = "".join(f"<p>{html.escape(note)}</p>\n" for note in review_notes(runs))  # who reviewed each set, as report.md says
     signatures = "".join(f"<li><b>{html.escape(str(run.path))}</b>: <code>{html.escape(run.signature)}</code></li>" for run in runs)
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -57,6 +58,6 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
         f"<style>{_STYLE}</style></head><body>\n"
         "<h1>robustqa: clean vs perturbed</h1>\n"
         f"<p>EM/F1: {html.escape(rules_text(runs))}, in points. {html.escape(TABLE_NOTE.replace('*', ''))}</p>\n"
-        f"{table}\n{chart}\n{transfer}<h2>Signatures</h2><ul>{signatures}</ul>\n"
+        f"{table}\n{notes}{chart}\n{transfer}<h2>Signatures</h2><ul>{signatures}</ul>\n"
         f"<p><small>robustqa {html.escape(__version__)}</small></p></body></html>\n"
     )

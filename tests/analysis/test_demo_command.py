@@ -63,6 +63,10 @@ def test_the_demo_attacks_and_shows_what_the_search_found(demo_run: tuple[Path, 
     else:
         assert "the edit that lowered the model's margin" in output and "closest: margin" in output
     assert "cannot rank models or measure a drop" in output
+    from robustqa.attack.findings import find_attack
+
+    found = find_attack(load_run(out))  # the notebook's attack section finds the demo's attack folder
+    assert found is not None and found["attempted"] == len(searched)
 
 
 @pytest.mark.parametrize(
