@@ -53,7 +53,9 @@ def test_finding_the_attack_folder(attack_dir: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.delenv(findings.ATTACK_ENV, raising=False)
     run = Run(attack_dir.parent, {"models": [], "perturbed_file": str(attack_dir / "adversarial.json")})
     assert findings.find_attack(run)["folder"] == str(attack_dir)
-    assert findings.find_attack(Run(attack_dir.parent, {"models": [], "perturbed_file": None})) is None
+    assert findings.find_attack(Run(attack_dir.parent / "elsewhere", {"models": [], "perturbed_file": None})) is None
+    # an attack/ folder inside the run (where `robustqa demo` writes its attack) is found too
+    assert findings.find_attack(Run(attack_dir.parent, {"models": [], "perturbed_file": None}))["folder"] == str(attack_dir)
     monkeypatch.setenv(findings.ATTACK_ENV, str(attack_dir))
     assert findings.find_attack(None)["succeeded"] == 3
     monkeypatch.setenv(findings.ATTACK_ENV, str(attack_dir.parent))
