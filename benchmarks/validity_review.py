@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from _common import HALF, REPO, RULES, SEED, SHARED, Question, build_changed, load_questions, read_jsonl, recorded, reserved_for_review, sentence_at, wilson, write_jsonl
+from _common import HALF, REPO, RULES, SEED, SHARED, Question, build_changed, changed_questions, load_questions, read_jsonl, recorded, reserved_for_review, sentence_at, wilson, write_jsonl
 
 JUDGED = SHARED / "validity" / "judged-pairs-v1.jsonl"
 REVIEWS = REPO / "studies" / "validity"
@@ -173,14 +173,7 @@ def make_sheet(args: argparse.Namespace) -> None:
 
 def attacked_questions(path: Path) -> dict[str, str]:
     """Question id -> attacked text of every question an adversarial.json (`robustqa attack`) holds."""
-    document = json.loads(path.read_text(encoding="utf-8"))
-    return {
-        qa["id"]: qa["question"]
-        for article in document["data"]
-        for paragraph in article["paragraphs"]
-        for qa in paragraph["qas"]
-        if "original_question" in qa
-    }
+    return changed_questions(json.loads(path.read_text(encoding="utf-8")))
 
 
 def write_review(folder: Path, items: dict[tuple[str, str], list[str]], questions: dict[str, Question], seed: int, parts: int) -> list[dict[str, Any]]:
