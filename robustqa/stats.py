@@ -15,7 +15,7 @@ a set's own interval and a two-sample (unpaired) interval of a difference. With 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,38 +173,16 @@ def drop_with_interval(pairs: Sequence[Pair], *, resamples: int, seed: int) -> d
     }
 
 
-def worst_case_pairs(pairs: Sequence[Pair]) -> list[Pair]:
-    """One pair per clean question whose perturbed score is the worst over its variants.
-
-    A question counts as right only if every variant is; its F1 is the lowest of its variants'.
-    """
-    by_source: dict[str, list[Pair]] = {}
+def _by_source(pairs: Iterable[Pair]) -> dict[str, list[Pair]]:
+    """The pairs of each clean question, in the order they come."""
+    groups: dict[str, list[Pair]] = {}
     for pair in pairs:
-        by_source.setdefault(pair.source_id, []).append(pair)
-    worst = []
-    for source, group in by_source.items():
-        first = group[0]
-        worst.append(
-            Pair(
-                perturbed_id=source,
-                source_id=source,
-                changed=any(p.changed for p in group),
-                has_answer=first.has_answer,
-                clean_exact=first.clean_exact,
-                clean_f1=first.clean_f1,
-                perturbed_exact=min(p.perturbed_exact for p in group),
-                perturbed_f1=min(p.perturbed_f1 for p in group),
-            )
-        )
-    return worst
+        groups.setdefault(pair.source_id, []).append(pair)
+    return groups
 
 
-def mean_case_pairs(pairs: Sequence[Pair]) -> list[Pair]:
-    """One pair per clean question whose perturbed score is the mean over its variants: every question
-    weighs the same, however many variants it has."""
-    by_source: dict[str, list[Pair]] = {}
-    for pair in pairs:
-        by_source.setdefault(pair.source_id, []).append(pair)
+def _per_question(pairs: Sequence[Pair], combine: Callable[[list[float]], float]) -> list[Pair]:
+    """One pair per clean question: its clean score, and its variants' perturbed scores combined."""
     return [
         Pair(
             perturbed_id=source,
@@ -213,29 +191,45 @@ def mean_case_pairs(pairs: Sequence[Pair]) -> list[Pair]:
             has_answer=group[0].has_answer,
             clean_exact=group[0].clean_exact,
             clean_f1=group[0].clean_f1,
-            perturbed_exact=sum(p.perturbed_exact for p in group) / len(group),
-            perturbed_f1=sum(p.perturbed_f1 for p in group) / len(group),
+            perturbed_exact=combine([p.perturbed_exact for p in group]),
+            perturbed_f1=combine([p.perturbed_f1 for p in group]),
         )
-        for source, group in by_source.items()
+        for source, group in _by_source(pairs).items()
     ]
+
+
+def worst_case_pairs(pairs: Sequence[Pair]) -> list[Pair]:
+    """One pair per clean question whose perturbed score is the worst over its variants.
+
+    A question counts as right only if every variant is; its F1 is the lowest of its variants'.
+    """
+    return _per_question(pairs, min)
+
+
+def mean_case_pairs(pairs: Sequence[Pair]) -> list[Pair]:
+    """One pair per clean question whose perturbed score is the mean over its variants: every question
+    weighs the same, however many variants it has."""
+    return _per_question(pairs, lambda scores: sum(scores) / len(scores))
+
+
+def score_means(pairs: Sequence[Pair]) -> dict[str, dict[str, float | None]]:
+    """Clean and perturbed EM/F1 in percent over `pairs` (None when there are none)."""
+
+    def mean(attribute: str) -> float | None:
+        return 100.0 * sum(getattr(p, attribute) for p in pairs) / len(pairs) if pairs else None
+
+    return {
+        "clean": {"exact": mean("clean_exact"), "f1": mean("clean_f1")},
+        "perturbed": {"exact": mean("perturbed_exact"), "f1": mean("perturbed_f1")},
+    }
 
 
 def _scored(pairs: Sequence[Pair], *, resamples: int, seed: int) -> dict[str, Any]:
     """Clean and perturbed EM/F1 of per-question pairs, and the drop with its paired interval (all, and
     split by answerability)."""
-    n = len(pairs)
-
-    def mean(attribute: str) -> float | None:
-        return 100.0 * sum(getattr(p, attribute) for p in pairs) / n if n else None
-
     drop = drop_with_interval(pairs, resamples=resamples, seed=seed)
     drop.update(_split_by_answerability(pairs, resamples=resamples, seed=seed, keys=("questions", *_KEYS)))
-    return {
-        "questions": n,
-        "clean": {"exact": mean("clean_exact"), "f1": mean("clean_f1")},
-        "perturbed": {"exact": mean("perturbed_exact"), "f1": mean("perturbed_f1")},
-        "drop": drop,
-    }
+    return {"questions": len(pairs), **score_means(pairs), "drop": drop}
 
 
 def variant_summary(pairs: Sequence[Pair], *, resamples: int, seed: int) -> dict[str, Any] | None:
@@ -274,9 +268,7 @@ def worst_copy_pairs(
     as in the authors' `evaluate-adversarial.py`, which replaces its choice only on a strictly lower F1. A
     question without a copy is scored by its own clean result (a pair with no difference).
     """
-    copies: dict[str, list[Pair]] = {}
-    for pair in pairs:
-        copies.setdefault(pair.source_id, []).append(pair)
+    copies = _by_source(pairs)
     chosen = []
     for cid in clean_ids:
         group = copies.get(cid)

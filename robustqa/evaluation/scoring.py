@@ -20,7 +20,16 @@ from robustqa.evaluation.prediction import SetPredictions
 from robustqa.metric import RULES_V1, QuestionScores, score_questions, score_questions_v1, summarize, summarize_v1
 from robustqa.runs.schema import Answered, Cost, Coverage, ExampleLine, ModelEntry, PredictionFiles
 from robustqa.squad import QAExample
-from robustqa.stats import Pair, build_pairs, compute_drop, flip_counts, score_intervals, variant_summary, worst_copy
+from robustqa.stats import (
+    Pair,
+    build_pairs,
+    compute_drop,
+    flip_counts,
+    score_intervals,
+    score_means,
+    variant_summary,
+    worst_copy,
+)
 
 
 @dataclass(frozen=True)
@@ -165,15 +174,10 @@ def reviewed_valid(pairs: list[Pair], valid_ids: frozenset[str], *, resamples: i
     """The drop and flips over the questions left once every changed question people did not accept is set
     aside: what the shift does to the model when only reviewed-valid edits count."""
     kept = [p for p in pairs if not p.changed or p.perturbed_id in valid_ids]
-
-    def mean(attribute: str) -> float | None:
-        return 100.0 * sum(getattr(p, attribute) for p in kept) / len(kept) if kept else None
-
     return {
         "questions": len(kept),
         "changed": sum(1 for p in kept if p.changed),
-        "clean": {"exact": mean("clean_exact"), "f1": mean("clean_f1")},
-        "perturbed": {"exact": mean("perturbed_exact"), "f1": mean("perturbed_f1")},
+        **score_means(kept),
         "drop": compute_drop(kept, resamples=resamples, seed=seed),
         "flips": flip_counts(kept),
     }
