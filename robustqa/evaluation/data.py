@@ -84,12 +84,12 @@ def recipe_of(dataset: SquadDataset) -> tuple[str | None, str | None]:
 def clean_only_shift(dataset: SquadDataset) -> str | None:
     """The shift a clean file *is* (`squad-shifts@1`): an imported set of new questions with nothing to pair
     with. None for clean SQuAD, including the original questions an importer of a paired set (AddSent) wrote."""
-    from robustqa.importers import IMPORTERS
+    from robustqa.importers import importer_of_shift
 
     shift, _ = recipe_of(dataset)
     if shift is None:
         return None
-    importer = IMPORTERS.get(shift.partition("@")[0])
+    importer = importer_of_shift(shift)
     return None if importer is not None and importer.paired else shift
 
 
@@ -189,13 +189,13 @@ def load_eval_data(
 def _review_status(dataset: SquadDataset, path: Path, changed_ids: Sequence[str], decisions: Sequence[Path], shift: str | None) -> ReviewStatus | None:
     """Decisions given to the eval, else what the file's metadata records (a filtered file), else not
     reviewed; None for an imported set (its authors validated it their own way) reviewed by nobody here."""
-    from robustqa.importers import IMPORTERS
+    from robustqa.importers import importer_of_shift
 
     if decisions:
         from robustqa.review.decisions import read_decisions
         from robustqa.review.validate import status_from_decisions
 
         return status_from_decisions([read_decisions(p) for p in decisions], path, changed_ids)
-    if shift is not None and shift.partition("@")[0] in IMPORTERS:
+    if importer_of_shift(shift) is not None:
         return None
     return status_of_file(dataset.extra.get("robustqa"))

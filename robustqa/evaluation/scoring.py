@@ -165,9 +165,9 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
 
 def _imported(shift: str | None) -> bool:
     """An imported set (AddSent, ...): its copies follow its authors' protocol (worst copy), not worst-of-K."""
-    from robustqa.importers import IMPORTERS
+    from robustqa.importers import importer_of_shift
 
-    return shift is not None and shift.partition("@")[0] in IMPORTERS
+    return importer_of_shift(shift) is not None
 
 
 def reviewed_valid(pairs: list[Pair], valid_ids: frozenset[str], *, resamples: int, seed: int) -> dict[str, Any]:

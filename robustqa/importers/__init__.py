@@ -29,8 +29,13 @@ def get_importer(name: str) -> Importer:
         raise InputError(f"unknown format '{name}'", hint=f"choose one of {', '.join(IMPORTERS)}") from None
 
 
+def importer_of_shift(shift: str | None) -> Importer | None:
+    """The importer that wrote a file whose recipe field is `shift` (`addsent@1`); None for robustqa's own shifts."""
+    return None if shift is None else IMPORTERS.get(shift.partition("@")[0])
+
+
 def list_importers() -> list[Importer]:
     return list(IMPORTERS.values())
 
 
-__all__ = ["CLEAN_FILE", "IMPORTERS", "PERTURBED_FILE", "ImportedSet", "Importer", "get_importer", "list_importers", "write_import"]
+__all__ = ["CLEAN_FILE", "IMPORTERS", "PERTURBED_FILE", "ImportedSet", "Importer", "get_importer", "importer_of_shift", "list_importers", "write_import"]
