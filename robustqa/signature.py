@@ -88,6 +88,10 @@ class Schema:
     def create(self, fields: Mapping[str, Any], *, open_keys: Sequence[str] = ()) -> Signature:
         """The signature of `fields` in this schema's order; `open_keys` are the recipe's or the settings' own
         fields, which stand where this schema's open slots are."""
+        return Signature.create(self.ordered(fields, open_keys=open_keys))
+
+    def ordered(self, fields: Mapping[str, Any], *, open_keys: Sequence[str] = ()) -> dict[str, Any]:
+        """`fields` in this schema's order, for a signature that adds them to another's keys."""
         declared = [key for key in self.keys if not key.startswith("<")]
         unknown = [key for key in fields if key not in declared and key not in open_keys]
         if unknown:
@@ -98,7 +102,7 @@ class Schema:
                 ordered.update((k, fields[k]) for k in open_keys if k in fields and k not in declared)
             elif key in fields:
                 ordered[key] = fields[key]
-        return Signature.create(ordered)
+        return ordered
 
 
 # A built file: the recipe and its parameters, the build's own settings.

@@ -111,10 +111,11 @@ def _sign(document: dict[str, Any], files: Sequence[DecisionsFile], dataset_sha2
     except ValueError:
         raise InputError(f"the file's signature {old!r} is not a robustqa signature", hint="give a file written by `robustqa build-dataset`") from None
     fields.pop("robustqa", None)
-    review = VALIDATION.create(
-        {"validated": [(f.file_sha256 or "")[:12] for f in files], "accepted": counts.accepted, "rejected": counts.rejected, "unreviewed": counts.unreviewed}
+    fields.update(
+        VALIDATION.ordered(
+            {"validated": [(f.file_sha256 or "")[:12] for f in files], "accepted": counts.accepted, "rejected": counts.rejected, "unreviewed": counts.unreviewed}
+        )
     )
-    fields.update((key, value) for key, value in review.items if key != "robustqa")
     signature = Signature.create(fields)
     document["signature"] = signature.format()
     meta = document.setdefault("robustqa", {})
