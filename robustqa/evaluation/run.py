@@ -1,6 +1,6 @@
 """One `robustqa eval` run: check the data, predict each model through its cache, score, write the folder.
 
-The steps live in their own modules (`eval_data`, `prediction_cache`, `prediction`, `scoring`, `runs`);
+The steps live in their own modules (`data`, `prediction_cache`, `prediction`, `scoring`, `robustqa.runs`);
 this one ties them together. Nothing is written to the run folder but the caches until every model has
 been scored; report.json is written last. Under `torchrun` every process runs the same steps, and only the
 main process scores and writes.
