@@ -30,20 +30,14 @@ from perturbations.constraints import (
     plan_for,
 )
 from perturbations.errors import InvalidEditError
-from perturbations.inflect import (
-    POSSESSIVES,
-    agree_article,
-    article_before,
-    inflect,
-    match_case,
-    possessive_clitic,
-)
+from perturbations.inflect import POSSESSIVES, inflect
 from perturbations.lexicon import lemma_of, sense_names, synset_lemmas, wn_pos
 from perturbations.records import Perturbation, Substitution, Token
 from perturbations.space import EditPosition, Replacement, SearchSpace
 from perturbations.store import persistent
 from perturbations.text import is_word, tag
 from perturbations.transformation import Budget, EngineRecipe, WordNetSynonyms
+from perturbations.variants import written_span
 from perturbations.wsd import bag, choose, context_bag, posterior_names
 
 
@@ -530,16 +524,7 @@ def _edit_for(text: str, tokens: tuple[Token, ...], position: EditPosition, repl
     """The edit that writes `replacement` over the word (case kept), re-agreeing a preceding a/an and a
     following possessive with it."""
     tok = tokens[position.index]
-    new_word = match_case(tok.text, replacement.form)
-    start, end, new_text = tok.start, tok.end, new_word
-    clitic = possessive_clitic(tokens, position.index, new_word)
-    if clitic is not None:
-        end, new_text = clitic.end, new_word + clitic.text[0]
-    article = article_before(tokens, position.index)
-    if article is not None:
-        new_article = agree_article(article.text, new_word)
-        if new_article != article.text:
-            start, new_text = article.start, new_article + text[article.end : tok.start] + new_text
+    start, end, new_text = written_span(text, tokens, position.index, replacement.form)
     return _Edit(start, end, new_text, tok.start, tok.tag, position.synset, replacement.confidence)
 
 

@@ -1,5 +1,5 @@
-"""One candidate written into a text, as the engine writes an edit: what a model rule scores before the
-engine runs (the recipe lists the variants, `Recipe.variants_before`; the rules score them)."""
+"""One candidate written into a text: how the engine writes an edit, and the variants a model rule scores
+before the engine runs (the recipe lists them, `Recipe.variants_before`; the rules score them)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ def text_of(tokens: tuple[Token, ...]) -> str:
     return "".join(parts)
 
 
-def variant_text(tokens: tuple[Token, ...], index: int, form: str) -> str:
-    """The text with the word at `index` replaced by `form`, written as the engine writes an edit (case
-    kept, a preceding "a"/"an" and a following possessive re-agreed)."""
-    text = text_of(tokens)
+def written_span(text: str, tokens: tuple[Token, ...], index: int, form: str) -> tuple[int, int, str]:
+    """Where writing `form` over the word at `index` changes `text`, and what goes there: the word with its
+    case kept, a preceding "a"/"an" and a following possessive re-agreed (the engine's edits and the variants
+    a rule scores are written by this one function)."""
     token = tokens[index]
     new_word = match_case(token.text, form)
     start, end, new = token.start, token.end, new_word
@@ -33,4 +33,11 @@ def variant_text(tokens: tuple[Token, ...], index: int, form: str) -> str:
         agreed = agree_article(article.text, new_word)
         if agreed != article.text:
             start, new = article.start, agreed + text[article.end : token.start] + new
+    return start, end, new
+
+
+def variant_text(tokens: tuple[Token, ...], index: int, form: str) -> str:
+    """The text with the word at `index` replaced by `form`, written as the engine writes an edit."""
+    text = text_of(tokens)
+    start, end, new = written_span(text, tokens, index, form)
     return text[:start] + new + text[end:]
