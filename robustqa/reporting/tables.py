@@ -171,14 +171,9 @@ class ModelRow:
             return {**none, "clean_em": clean.get("exact"), "clean_f1": clean.get("f1"), "perturbed_em": perturbed.get("exact"),
                     "perturbed_f1": perturbed.get("f1"), "drop_em": drop.get("exact"), "drop_f1": drop.get("f1"),
                     "drop_em_ci": _pair(drop.get("exact_ci")), "drop_f1_ci": _pair(drop.get("f1_ci"))}
-        if self.comparison == REVIEWED_VALID:
-            valid = self._part("valid")
-            vclean, vpert, vdrop = valid.get("clean") or {}, valid.get("perturbed") or {}, valid.get("drop") or {}
-            return {**none, "questions": valid.get("questions"), "clean_em": vclean.get("exact"), "clean_f1": vclean.get("f1"),
-                    "perturbed_em": vpert.get("exact"), "perturbed_f1": vpert.get("f1"), "drop_em": vdrop.get("exact"),
-                    "drop_f1": vdrop.get("f1"), "drop_em_ci": _pair(vdrop.get("exact_ci")), "drop_f1_ci": _pair(vdrop.get("f1_ci"))}
-        if self.comparison in VARIANT_VIEWS:
-            view = self._variant_view()
+        if self.comparison == REVIEWED_VALID or self.comparison in VARIANT_VIEWS:
+            # a subset scored on its own: {questions, clean, perturbed, drop} (stats.score_means and the drop)
+            view = self._part("valid") if self.comparison == REVIEWED_VALID else self._variant_view()
             vclean, vpert, vdrop = view.get("clean") or {}, view.get("perturbed") or {}, view.get("drop") or {}
             return {**none, "questions": view.get("questions"), "clean_em": vclean.get("exact"), "clean_f1": vclean.get("f1"),
                     "perturbed_em": vpert.get("exact"), "perturbed_f1": vpert.get("f1"), "drop_em": vdrop.get("exact"),
@@ -321,7 +316,6 @@ class ModelRow:
             "Comparison": self.describe(),
             **cost_cells(self.entry.get("cost")),
         }
-
 
     def compact_cells(self) -> dict[str, str]:
         """The row of the terminal's compact table (COMPACT_COLUMNS)."""
