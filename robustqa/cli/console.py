@@ -91,7 +91,7 @@ def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
 def print_eval_result(result: EvalResult, *, wide: bool = False) -> None:
     """The table and signature (stdout), then what each model predicted, reused or took from its cache, and
     what that cost (stderr)."""
-    from robustqa.reporting.tables import cost_summary
+    from robustqa.reporting.tables import accepted_none, cost_summary
     from robustqa.runs.load import Run
 
     run = Run(result.output_dir, result.report)
@@ -101,7 +101,7 @@ def print_eval_result(result: EvalResult, *, wide: bool = False) -> None:
     review = ReviewStatus.from_dict(result.report.get("review"))
     if review is not None:
         click.echo(f"perturbed set: {review.describe()}", err=True)
-        if any(entry.get("valid") is not None and not entry["valid"].get("changed") for entry in result.report["models"]):
+        if accepted_none(result.report):
             click.echo("the reviewers accepted none of the changed questions, so there is no reviewed-valid row", err=True)
     costs = {entry["slug"]: entry.get("cost") for entry in result.report["models"]}
     for outcome in result.outcomes:

@@ -458,9 +458,14 @@ def review_notes(runs: Sequence[Run]) -> list[str]:
             continue
         prefix = f"{label}: " if label else ""
         notes.append(f"{prefix}perturbed set {status.describe()}.")
-        if any(entry.get("valid") is not None and not entry["valid"].get("changed") for entry in run.report.get("models", [])):
+        if accepted_none(run.report):
             notes.append(f"{prefix}the reviewers accepted none of the changed questions, so there is no reviewed-valid row.")
     return notes
+
+
+def accepted_none(report: Mapping[str, Any]) -> bool:
+    """Whether reviewers accepted none of a run's changed questions (so it has no reviewed-valid row)."""
+    return any(entry.get("valid") is not None and not entry["valid"].get("changed") for entry in report.get("models", []))
 
 
 def _reference(run: Run, entry: Mapping[str, Any], runs: Sequence[Run], labels: Sequence[str]) -> Reference | None:
