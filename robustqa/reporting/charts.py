@@ -48,17 +48,15 @@ def error_bars(rows: Sequence[Mapping[str, Any]], value_key: str, interval_key: 
 def _bar_errors(numbers: Sequence[Mapping[str, Any]], key: str) -> list[list[float]] | None:
     """Error bars of the shifted bars: the interval of the difference where the row compares (placed around
     the shifted score), else the score's own interval (a clean-only set with nothing to compare with)."""
-    lower, upper = [], []
+    chosen = []
     for n in numbers:
         if n.get(f"drop_{key}") is not None and n.get(f"drop_{key}_ci"):
-            value, interval = n[f"drop_{key}"], n[f"drop_{key}_ci"]
+            chosen.append({"value": n[f"drop_{key}"], "interval": n[f"drop_{key}_ci"]})
         elif n.get(f"perturbed_{key}") is not None and n.get(f"perturbed_{key}_ci"):
-            value, interval = n[f"perturbed_{key}"], n[f"perturbed_{key}_ci"]
+            chosen.append({"value": n[f"perturbed_{key}"], "interval": n[f"perturbed_{key}_ci"]})
         else:
-            value, interval = 0.0, (0.0, 0.0)
-        lower.append(max(0.0, float(value) - float(interval[0])))
-        upper.append(max(0.0, float(interval[1]) - float(value)))
-    return [lower, upper] if any(lower) or any(upper) else None
+            chosen.append({"value": None, "interval": None})
+    return error_bars(chosen, "value", "interval")
 
 
 def row_label(row: ModelRow, *, with_shift: bool) -> str:
