@@ -21,19 +21,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import string
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the measuring scripts' helpers: paths, JSONL
+from _common import REPO, SHARED, read_jsonl, write_jsonl
 
 STUDY = REPO / "studies" / "certified-1"
-SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 SOURCE = SHARED / "squad" / "squad2-dev-half.json"
 CALIBRATION = SHARED / "validity" / "judged-pairs-v1.jsonl"
 RECIPE, OVERRIDES, VARIANTS, SEED = "qads@1.1", {"max_substitutions": 1, "threshold": 0.0}, 5, 13
@@ -74,14 +71,6 @@ Every label of the line must be judged; `note` may be empty.
 
 def _labels(n: int) -> list[str]:
     return list(string.ascii_lowercase[:n])
-
-
-def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
-    path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def candidates() -> Any:
