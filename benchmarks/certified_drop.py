@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -141,7 +142,7 @@ def main() -> None:
             entry = report["models"][0]
             questions = entry["coverage"]["clean_questions"] + entry["coverage"]["changed"]
             print(f"robustqa eval {MODELS[0].name} (no data option: {entry['coverage']['clean_questions']:,} clean questions and "
-                  f"{entry['coverage']['changed']:,} certified variants, {questions:,} predictions) on 2 CPU cores, fp32, batch 32:")
+                  f"{entry['coverage']['changed']:,} certified variants, {questions:,} predictions) on {os.cpu_count()} CPU cores, fp32, batch 32:")
             print(f"  wall time {seconds:.0f} s ({1000 * seconds / questions:.1f} ms per prediction), peak memory {peak:.0f} MiB (max resident set)")
 
 
