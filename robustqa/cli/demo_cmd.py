@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from robustqa.errors import ModelLoadError, ModelUnavailableError, OutputError
+
+if TYPE_CHECKING:
+    from robustqa.attack.driver import QuestionResult
 
 DEMO_MODEL = "electra-small"
 DEMO_SAMPLE = "squad2-sample.json"
@@ -31,18 +35,18 @@ def _packaged_sample(folder: Path) -> Path:
 DEMO_BUDGET = 6  # model queries per question: enough to show the search, under a minute on two cores
 
 
-def _margin_change(result: object) -> float:
+def _margin_change(result: QuestionResult) -> float:
     """How far the searched variant moved the clean answer's margin (negative: toward a flip)."""
-    outcome = getattr(result, "outcome", None)
+    outcome = result.outcome
     if outcome is None or outcome.scored is None:
         return 0.0
-    return float(outcome.scored.margin - result.clean.margin)  # type: ignore[attr-defined]
+    return float(outcome.scored.margin - result.clean.margin)
 
 
 def _attack_step(model: str, clean: Path, folder: Path) -> None:
     """Search the recipe's space of every question the model gets right (a small budget) and say what it
     found: the flips, else the edit that moved the model's margin most, and what 30 questions cannot show."""
-    from robustqa.attack.driver import SUCCEEDED, AttackConfig, QuestionResult, run_attack
+    from robustqa.attack.driver import SUCCEEDED, AttackConfig, run_attack
     from robustqa.attack.write import write_attack
     from robustqa.evaluation.inference import InferenceSettings
     from robustqa.reporting.edits import highlight_text
@@ -73,7 +77,7 @@ def _attack_step(model: str, clean: Path, folder: Path) -> None:
     if not flipped:
         moved = [r for r in searched if r.outcome is not None and r.outcome.variant is not None and r.outcome.scored is not None]
         if moved:
-            best = min(moved, key=lambda r: _margin_change(r))
+            best = min(moved, key=_margin_change)
             click.echo("  no variant flipped an answer; the edit that lowered the model's margin (how far the right answer leads) most:")
             show(best, "closest")
     click.echo(f"  {len(searched)} searched questions show that the search works and what it finds; they cannot rank models or "
