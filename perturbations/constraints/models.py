@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from perturbations.records import TextToPerturb
 
 
-# -------------------- The language-model rule: a synonym is written only if a small language model, having read
+# -------------------- The language-model rule (see the module docstring).
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[A-Za-z]+")
@@ -157,7 +157,7 @@ def prepare_scores(
             progress(1)
 
 
-# -------------------- The meaning rule: a synonym is written only if a sentence encoder finds the edited questio
+# -------------------- The meaning rule (see the module docstring).
 
 SIMILARITY = ScoreKind(
     name="similarity",

@@ -160,7 +160,7 @@ class PossessiveAgreement(CandidateConstraint):
         return possessive_clitic(position.tokens, position.index, match_case(position.word, candidate.form)) is not None
 
 
-# -------------------- Validity gates on the synonym (CONTEXT-stage candidate constraints of the 2.0 recipes): re
+# -------------------- Validity gates on the synonym (CONTEXT-stage candidate constraints of the 2.0 recipes).
 
 # WordNet usage domains (";u" pointers) outside neutral written English
 REGISTER_DOMAINS = frozenset(

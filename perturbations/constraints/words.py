@@ -242,7 +242,7 @@ PREPOSITION = WordClass("Prepositions", PREPOSITIONS, frozenset({"IN", "TO", "RP
 DATE = WordClass("Dates", MONTHS_DAYS, frozenset(), reason="date")
 
 
-# -------------------- Validity gates on the word (position constraints of the 2.0 recipes): words whose replacem
+# -------------------- Validity gates on the word (position constraints of the 2.0 recipes).
 
 NOUN_TAGS = frozenset({"NN", "NNS"})
 # particles that are never prepositions: a verb followed by one is a phrasal verb ("end up", "carry out")
