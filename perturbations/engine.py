@@ -36,9 +36,9 @@ from perturbations.records import Perturbation, Substitution, Token
 from perturbations.space import EditPosition, Replacement, SearchSpace
 from perturbations.store import persistent
 from perturbations.text import is_word, tag
-from perturbations.transformation import Budget, EngineRecipe, WordNetSynonyms
+from perturbations.transformation import Budget, EngineRecipe, Word
 from perturbations.variants import written_span
-from perturbations.wsd import bag, choose, context_bag, posterior_names
+from perturbations.wsd import bag, context_bag
 
 
 def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
@@ -84,22 +84,6 @@ def _candidate_forms(
         seen.add(candidate.form)
         out.append((name, candidate.form, candidate.inflected))
     return tuple(out)
-
-
-@persistent("synset_forms")
-def _synset_forms(synset_name: str, tag_: str) -> frozenset[str]:
-    """Every lemma of a synset inflected for one tag."""
-    return frozenset(f for f in (inflect(name, tag_) for name, _ in synset_lemmas(synset_name)) if f)
-
-
-def _synonym_mass(form: str, tag_: str, dist: list[tuple[str, float]]) -> float:
-    """Probability that `form` is a synonym of the word in context: the posterior mass of every
-    sense of the word that has `form` among its (inflected) lemmas."""
-    total = 0.0
-    for name, p in dist:
-        if form in _synset_forms(name, tag_):
-            total += p
-    return min(1.0, total)
 
 
 def _strip_article(phrase: str) -> str:
@@ -288,8 +272,9 @@ def _position(
 ) -> EditPosition | str:
     """The word at `index` as a position the recipe may edit, or the reason it stays as it is.
 
-    Its position constraints have accepted it; the transformation now needs its lemma, a sense chosen by
-    WSD, and synonyms of that sense that the candidate constraints accept with enough confidence."""
+    Its position constraints have accepted it; it needs a lemma and a WordNet sense, then the
+    transformation's candidates (or the synonym a consistent earlier text gave it) that the candidate
+    constraints accept."""
     tf, plan = recipe.transformation, recipe.plan
     token = tokens[index]
     low, tag_ = token.text.lower(), token.tag
@@ -310,101 +295,55 @@ def _position(
             return "consistency" if rule.stage is Stage.FORM else rule.reason
         ranked = _rank(plan, where, [carried])
         replacements = _replacements(edit_rules, ranked, ())
-        return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn_name, conf, replacements, forced=True)
+        return EditPosition(
+            index, token.start, token.end, token.text, tag_, lemma, pos, syn_name, conf, replacements, forced=True
+        )
     if (lemma, pos) in kept:
         return "consistency"
     word_senses = sense_names(lemma, pos)
     if not word_senses:
         return "no-sense"
-    vetted = tf.allowed(lemma, pos)
-    if vetted is not None:
-        where = Position(tokens, index, frozen, source)
-        return _vetted_position(plan, tf, where, lemma, pos, context, edit_rules, word_senses, vetted)
-    key = plan.lexical_key
-    if not any(_candidate_forms(key, name, tag_, low, lemma) for name, _ in word_senses):
-        return "no-candidate"  # no sense has a synonym: no need to disambiguate
-    dist = posterior_names(tf.wsd, lemma, pos, context)
-    syn = choose(tf.wsd, dist)[0]
-    cands = _candidate_forms(key, syn, tag_, low, lemma)
-    if not cands:
-        return "no-candidate"
-    senses = tuple(dist)
     placed = bool(plan.sense or plan.context or plan.soft or edit_rules)  # whether any rule looks at the place
     place = Position(tokens, index, frozen, source) if placed else None
-    sure = [
-        Candidate(low, tag_, lemma, pos, syn, name, form, inflected, place, senses, conf)
-        for name, form, inflected in cands
-        if (conf := _synonym_mass(form, tag_, dist)) >= tf.threshold
-    ]
-    if not sure:
-        return "low-confidence"
-    if place is None:
-        best = max(c.confidence for c in sure)  # type: ignore[type-var]
-        replacements = tuple(Replacement(c.name, c.form, c.inflected, c.confidence) for c in sure)  # type: ignore[arg-type]
-        return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]
-    sense = _sense_candidate(sure[0])
-    if plan.sense:
-        rule = first_rejection(plan.sense, sense)
-        if rule is not None:
-            return rule.reason
-    if plan.context:
-        judged = [(c, first_rejection(plan.context, c)) for c in sure]
-        sure = [c for c, rule in judged if rule is None]
-        if not sure:
-            return judged[0][1].reason  # type: ignore[union-attr]  # every candidate has a rule here
-    ranked = _rank(plan, place, sure)
-    best = max(c.confidence for c in sure)  # type: ignore[type-var]
-    replacements = _replacements(edit_rules, ranked, senses)
-    return EditPosition(index, token.start, token.end, token.text, tag_, lemma, pos, syn, best, replacements, senses)  # type: ignore[arg-type]
+    word = Word(low, tag_, lemma, pos, word_senses, context, place)
+    key = plan.lexical_key
+    proposed = tf.candidates(word, lambda sense: _candidate_forms(key, sense, tag_, low, lemma))
+    if isinstance(proposed, str):
+        return proposed
+    return _constrained(plan, token, index, word, proposed, edit_rules)
 
 
-def _vetted_position(
+def _constrained(
     plan: ConstraintPlan,
-    tf: WordNetSynonyms,
-    where: Position,
-    lemma: str,
-    pos: str,
-    context: frozenset[str],
+    token: Token,
+    index: int,
+    word: Word,
+    proposed: list[Candidate],
     edit_rules: tuple[CandidateConstraint, ...],
-    word_senses: Sequence[tuple[str, int]],
-    vetted: Sequence[str],
 ) -> EditPosition | str:
-    """`_position` for a transformation with a vetted table: the table's synonyms of the word found in any
-    of its senses, each checked by the SENSE and CONTEXT rules in the most probable sense that has it."""
-    if not vetted:
-        return "not-vetted"
-    token = where.tokens[where.index]
-    low, tag_ = token.text.lower(), token.tag
-    dist = posterior_names(tf.wsd, lemma, pos, context)
-    probability = dict(dist)
-    order = {name: k for k, name in enumerate(vetted)}
-    found: dict[str, tuple[float, str, str, bool]] = {}  # form -> (sense probability, sense, name, inflected)
-    for sense, _count in word_senses:
-        for name, form, inflected in _candidate_forms(plan.lexical_key, sense, tag_, low, lemma):
-            if name.lower() in order and (form not in found or probability.get(sense, 0.0) > found[form][0]):
-                found[form] = (probability.get(sense, 0.0), sense, name, inflected)
-    if not found:
-        return "no-candidate"
-    senses = tuple(dist)
-    candidates = sorted(
-        (
-            Candidate(low, tag_, lemma, pos, sense, name, form, inflected, where, senses, _synonym_mass(form, tag_, dist))
-            for form, (_p, sense, name, inflected) in found.items()
-        ),
-        key=lambda c: (-(c.confidence or 0.0), order[c.name.lower()]),
-    )
-    sure = [c for c in candidates if (c.confidence or 0.0) >= tf.threshold]
-    if not sure:
-        return "low-confidence"
-    reasons = [first_rejection(plan.sense, _sense_candidate(c)) or first_rejection(plan.context, c) for c in sure]
-    kept = [c for c, rule in zip(sure, reasons) if rule is None]
-    if not kept:
-        return reasons[0].reason  # type: ignore[union-attr]  # every candidate has a rule here
-    ranked = _rank(plan, where, kept)
-    best = max(c.confidence or 0.0 for c in kept)
+    """The proposed candidates the SENSE and CONTEXT rules accept (each in its own sense), ranked by the
+    soft rules, as an edit position; or the reason of the rule that rejected the first-ranked candidate."""
+    if plan.sense or plan.context:
+        sense_rule: dict[str, CandidateConstraint | None] = {}  # candidates of one sense share its verdict
+        reasons = []
+        for c in proposed:
+            if c.synset not in sense_rule:
+                sense_rule[c.synset] = first_rejection(plan.sense, _sense_candidate(c))
+            reasons.append(sense_rule[c.synset] or first_rejection(plan.context, c))
+        accepted = [c for c, rule in zip(proposed, reasons) if rule is None]
+        if not accepted:
+            return reasons[0].reason  # type: ignore[union-attr]  # every candidate has a rule here
+    else:
+        accepted = proposed
+    senses = accepted[0].senses
+    # no rule looks at the place when it is None: nothing to rank by but the transformation's order
+    ranked = _rank(plan, word.position, accepted) if word.position is not None else _unranked(accepted)
+    best = max(c.confidence or 0.0 for c in accepted)
     replacements = _replacements(edit_rules, ranked, senses)
     first = ranked[0][0]
-    return EditPosition(where.index, token.start, token.end, token.text, tag_, lemma, pos, first.synset, best, replacements, senses)
+    return EditPosition(
+        index, token.start, token.end, token.text, word.tag, word.lemma, word.pos, first.synset, best, replacements, senses
+    )
 
 
 def _sense_candidate(candidate: Candidate) -> Candidate:
@@ -418,7 +357,7 @@ def _rank(
     """The candidates with their soft-rule penalties (the word's, their sense's and their own), lowest
     penalty first, then in their given order (cntlist rank). Candidates of one sense share its penalty."""
     if not plan.soft:
-        return [(c, 0.0, ()) for c in candidates]
+        return _unranked(candidates)
     word_penalty, word_names = penalty(plan.soft_position, where)
     by_sense: dict[str, tuple[float, tuple[str, ...]]] = {}
     scored = []
@@ -430,6 +369,11 @@ def _rank(
         scored.append((word_penalty + sense_penalty + own, k, c, word_names + sense_names_ + names))
     scored.sort(key=lambda row: (row[0], row[1]))
     return [(c, total, names) for total, _, c, names in scored]
+
+
+def _unranked(candidates: list[Candidate]) -> list[tuple[Candidate, float, tuple[str, ...]]]:
+    """The candidates as `_rank` gives them when no soft rule applies: no penalty, order kept."""
+    return [(c, 0.0, ()) for c in candidates]
 
 
 def _replacements(

@@ -1,24 +1,65 @@
 """The transformation and the budget of a recipe: which synonyms a word may get, and how many words change.
 
-They sit below the engine (`perturbations.engine` imports them; they import nothing of recipes or the
-engine), so a recipe is built from parts that know nothing of one another; `EngineRecipe` is what the
-engine needs of a recipe, so that the engine and `perturbations.recipes` never import each other.
+A transformation proposes (TextAttack's `Transformation`): `candidates` turns one word into its ranked
+synonym candidates, and the engine hands them to the recipe's constraints. They sit below the engine
+(`perturbations.engine` imports them; they import nothing of recipes or the engine), so a recipe is built
+from parts that know nothing of one another; `EngineRecipe` is what the engine needs of a recipe, so that
+the engine and `perturbations.recipes` never import each other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from perturbations.components import Component, as_bool, as_count, as_float, as_str
-from perturbations.constraints import ConstraintPlan
+from perturbations.constraints import Candidate, ConstraintPlan, Position
 from perturbations.errors import RecipeParameterError
+from perturbations.inflect import inflect
+from perturbations.lexicon import synset_lemmas
+from perturbations.store import persistent
 from perturbations.vetted import vetted_table
-from perturbations.wsd import METHODS
+from perturbations.wsd import METHODS, choose, posterior_names
 
 # Reasons the transformation gives for leaving a word alone (the constraints name their own).
 TRANSFORMATION_REASONS = ("no-sense", "no-candidate", "low-confidence")
+
+# The synonyms of one sense (synset name) that the recipe's LEMMA and FORM constraints accept for the word:
+# (lemma name, form, inflected), ranked by cntlist count. The engine supplies it, so the transformation
+# proposes only writable synonyms without knowing the constraints.
+SenseSynonyms = Callable[[str], tuple[tuple[str, str, bool], ...]]
+
+
+class Word(NamedTuple):
+    """A word the transformation is asked about: `low` lower-cased, its Penn `tag`, its WordNet `lemma`
+    and `pos`, `senses` (synset name, cntlist count) of every WordNet sense of the lemma, `context` the
+    words WSD reads, and `position` where it is (None when no constraint of the recipe looks at the place,
+    so candidates need not carry it)."""
+
+    low: str
+    tag: str
+    lemma: str
+    pos: str
+    senses: tuple[tuple[str, int], ...]
+    context: frozenset[str]
+    position: Position | None
+
+
+@persistent("synset_forms")
+def _synset_forms(synset_name: str, tag_: str) -> frozenset[str]:
+    """Every lemma of a synset inflected for one tag."""
+    return frozenset(f for f in (inflect(name, tag_) for name, _ in synset_lemmas(synset_name)) if f)
+
+
+def synonym_mass(form: str, tag_: str, dist: list[tuple[str, float]]) -> float:
+    """Probability that `form` is a synonym of the word in context: the posterior mass of every
+    sense of the word that has `form` among its (inflected) lemmas."""
+    total = 0.0
+    for name, p in dist:
+        if form in _synset_forms(name, tag_):
+            total += p
+    return min(1.0, total)
 
 
 @dataclass(frozen=True)
@@ -46,10 +87,25 @@ class WordNetSynonyms(Component):
         if not 0.0 <= self.threshold <= 1.0:
             raise RecipeParameterError(f"threshold must be in [0, 1], not {self.threshold}")
 
-    def allowed(self, lemma: str, pos: str) -> tuple[str, ...] | None:
-        """The synonyms this transformation may offer for a word whatever its sense, or None: only those
-        of the sense WSD picks (`VettedSynonyms` answers with its table)."""
-        return None
+    def candidates(self, word: Word, synonyms: SenseSynonyms) -> list[Candidate] | str:
+        """The word's candidates, best first, each with its confidence and the WSD distribution; or the
+        reason there are none ("no-candidate", "low-confidence").
+
+        WSD runs only when some sense of the word has a synonym the constraints accept: most words have none."""
+        if not any(synonyms(name) for name, _ in word.senses):
+            return "no-candidate"
+        dist = posterior_names(self.wsd, word.lemma, word.pos, word.context)
+        chosen = choose(self.wsd, dist)[0]
+        forms = synonyms(chosen)
+        if not forms:
+            return "no-candidate"
+        senses = tuple(dist)
+        sure = [
+            Candidate(word.low, word.tag, word.lemma, word.pos, chosen, name, form, inflected, word.position, senses, conf)
+            for name, form, inflected in forms
+            if (conf := synonym_mass(form, word.tag, dist)) >= self.threshold
+        ]
+        return sure or "low-confidence"
 
     def describe(self) -> str:
         return (
@@ -79,8 +135,35 @@ class VettedSynonyms(WordNetSynonyms):
         super().validate()
         vetted_table(self.table)
 
-    def allowed(self, lemma: str, pos: str) -> tuple[str, ...] | None:
-        return vetted_table(self.table).allowed(lemma, pos)
+    def candidates(self, word: Word, synonyms: SenseSynonyms) -> list[Candidate] | str:
+        """The table's synonyms of the word found in any of its senses, each from the most probable sense
+        that has it, most confident first (ties in the table's order); or why there are none
+        ("not-vetted", "no-candidate", "low-confidence")."""
+        vetted = vetted_table(self.table).allowed(word.lemma, word.pos)
+        if not vetted:
+            return "not-vetted"
+        dist = posterior_names(self.wsd, word.lemma, word.pos, word.context)
+        probability = dict(dist)
+        order = {name: k for k, name in enumerate(vetted)}
+        found: dict[str, tuple[float, str, str, bool]] = {}  # form -> (sense probability, sense, name, inflected)
+        for sense, _count in word.senses:
+            for name, form, inflected in synonyms(sense):
+                if name.lower() in order and (form not in found or probability.get(sense, 0.0) > found[form][0]):
+                    found[form] = (probability.get(sense, 0.0), sense, name, inflected)
+        if not found:
+            return "no-candidate"
+        senses = tuple(dist)
+        ranked = sorted(
+            (
+                Candidate(
+                    word.low, word.tag, word.lemma, word.pos, sense, name, form, inflected, word.position, senses,
+                    synonym_mass(form, word.tag, dist),
+                )
+                for form, (_p, sense, name, inflected) in found.items()
+            ),
+            key=lambda c: (-(c.confidence or 0.0), order[c.name.lower()]),
+        )
+        return [c for c in ranked if (c.confidence or 0.0) >= self.threshold] or "low-confidence"
 
     def parameters(self) -> dict[str, object]:
         return super().parameters() | {"table_sha256": vetted_table(self.table).sha256[:12]}
