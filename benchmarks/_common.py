@@ -56,11 +56,17 @@ def write_section(script: str, output: str, *, argv: list[str], load_before: flo
     source = path.read_text(encoding="utf-8")
     purpose = source.split('"""')[1].strip().split("\n\n")[0] if source.lstrip().startswith('"""') else ""
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout.strip()
         # this document itself does not count: the scripts run before this one rewrote it
         exclude = [f":!{DOC.relative_to(REPO)}"] if DOC.is_relative_to(REPO) else []
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *exclude], cwd=REPO, capture_output=True, text=True, check=True
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *exclude],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
         version = f"commit {commit}{' + local changes' if dirty.strip() else ''}"
     except (OSError, subprocess.CalledProcessError):
@@ -112,7 +118,9 @@ def recorded(script: str) -> Iterator[None]:
         yield
     finally:
         sys.stdout = tee.stream
-    write_section(script, tee.copy.getvalue(), argv=sys.argv[1:], load_before=load_before, seconds=time.perf_counter() - started)
+    write_section(
+        script, tee.copy.getvalue(), argv=sys.argv[1:], load_before=load_before, seconds=time.perf_counter() - started
+    )
 
 
 def spread(values: list[float]) -> str:
@@ -241,14 +249,20 @@ def half_set(only: set[str] | None = None) -> Any:
     return parse_squad(only_questions(json.loads(HALF.read_text(encoding="utf-8")), only), path=str(HALF))
 
 
-def build_changed(recipe_name: str, overrides: dict[str, Any], only: set[str] | None = None) -> tuple[dict[str, str], dict[str, Any]]:
+def build_changed(
+    recipe_name: str, overrides: dict[str, Any], only: set[str] | None = None
+) -> tuple[dict[str, str], dict[str, Any]]:
     """The perturbed text of every question a setting changes in the half set (or in `only`), and its recipe record."""
     import perturbations
     from robustqa.build import build_dataset
 
     recipe = perturbations.get_recipe(recipe_name, **overrides)
     result = build_dataset(half_set(only), recipe, seed=SEED)
-    return changed_questions(result.document), {"recipe": recipe.ident, "overrides": overrides, "signature": result.signature.format()}
+    return changed_questions(result.document), {
+        "recipe": recipe.ident,
+        "overrides": overrides,
+        "signature": result.signature.format(),
+    }
 
 
 def changed_questions(document: dict[str, Any]) -> dict[str, str]:
@@ -291,7 +305,18 @@ DATA = SHARED / "squad" / "squad2-dev-heldout.json"
 
 def timed_eval(out: Path, *extra: str, limit: int | None = None, launcher: Sequence[str] = ()) -> float:
     """Wall time of one whole `robustqa eval` of the held-out file into `out` (optionally under a launcher)."""
-    command = [*launcher, *robustqa_command(script_only=True), "eval", str(MODEL), "--clean", str(DATA), "--output-dir", str(out), "--quiet", *extra]
+    command = [
+        *launcher,
+        *robustqa_command(script_only=True),
+        "eval",
+        str(MODEL),
+        "--clean",
+        str(DATA),
+        "--output-dir",
+        str(out),
+        "--quiet",
+        *extra,
+    ]
     if limit:
         command += ["--limit", str(limit)]
     start = time.perf_counter()

@@ -55,7 +55,14 @@ def load(wsd_dir: Path) -> list[Sentence]:
             start = pos + (1 if words else 0)
             if el.tag == "instance" and el.get("pos") in UPOS_TO_WN:
                 insts.append(
-                    Instance(el.get("id", ""), el.get("lemma", ""), UPOS_TO_WN[el.get("pos", "")], start, start + len(word), gold[el.get("id", "")])
+                    Instance(
+                        el.get("id", ""),
+                        el.get("lemma", ""),
+                        UPOS_TO_WN[el.get("pos", "")],
+                        start,
+                        start + len(word),
+                        gold[el.get("id", "")],
+                    )
                 )
             words.append(word)
             pos = start + len(word)
@@ -63,13 +70,25 @@ def load(wsd_dir: Path) -> list[Sentence]:
     return out
 
 
-def perturb_records(sentences: list[Sentence], recipe: str, via: str, seed: int, overrides: dict[str, Any]) -> list[dict[str, Any]]:
+def perturb_records(
+    sentences: list[Sentence], recipe: str, via: str, seed: int, overrides: dict[str, Any]
+) -> list[dict[str, Any]]:
     """One `robustqa perturb --json` record per sentence, from the CLI or the engine."""
     if via == "cli":
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "sentences.txt"
             path.write_text("".join(s.text + "\n" for s in sentences), encoding="utf-8")
-            cmd = [*robustqa_command(), "perturb", "--json", "--input", str(path), "--recipe", recipe, "--seed", str(seed)]
+            cmd = [
+                *robustqa_command(),
+                "perturb",
+                "--json",
+                "--input",
+                str(path),
+                "--recipe",
+                recipe,
+                "--seed",
+                str(seed),
+            ]
             for key, value in overrides.items():
                 if key != "rate":
                     raise SystemExit(f"`robustqa perturb` has no --{key}: use --via engine for that override")

@@ -48,7 +48,14 @@ def attack_once(runner, examples, recipe, budget: int, work: Path):
     shutil.rmtree(work, ignore_errors=True)
     oracle = Oracle(ModelScorer(runner), QueryCache(work / "cache.jsonl"))
     config = AttackConfig(
-        input_file=DATA, output_dir=work, settings=runner.settings, recipe=recipe.ident, budget=budget, max_edits=3, include_penalised=True, progress=False,
+        input_file=DATA,
+        output_dir=work,
+        settings=runner.settings,
+        recipe=recipe.ident,
+        budget=budget,
+        max_edits=3,
+        include_penalised=True,
+        progress=False,
     )
     forward_before = runner.timing.forward_seconds
     start = time.perf_counter()
@@ -67,7 +74,9 @@ class BareForward:
         from robustqa.squad import QAExample
 
         examples = [
-            QAExample(f"q{i}", question, ex.context, ex.answers, ex.is_impossible, ex.title, ex.id, ex.question, ex.context)
+            QAExample(
+                f"q{i}", question, ex.context, ex.answers, ex.is_impossible, ex.title, ex.id, ex.question, ex.context
+            )
             for i, (question, ex) in enumerate(queries)
         ]
         self.model = runner.model
@@ -105,26 +114,37 @@ def main() -> None:
     runner = QAModelRunner(resolve_model(str(MODEL)), InferenceSettings(device="cpu", batch_size=args.batch_size))
     work = Path(tempfile.mkdtemp(prefix="robustqa-attack-speed-"))
     try:
-        print(f"{len(examples)} held-out questions, {MODEL.name}, recipe {recipe.ident} (penalised edits included, up to 3 words), "
-              f"budget {budget}, batch {args.batch_size}, "
-              f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"{len(examples)} held-out questions, {MODEL.name}, recipe {recipe.ident} (penalised edits included, up to 3 words), "
+            f"budget {budget}, batch {args.batch_size}, "
+            f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         # warm-ups, untimed: the engine's WordNet tables, and the model's first forward pass
         attack_slots(recipe, examples[0].question, wsd_context=examples[0].context, include_penalised=True)
         runner.predict(examples[:4])
         times: dict[str, list[float]] = {"attack": [], "attack_forward": [], "bare": []}
         bare = None
         for rep in range(args.repeats):
-            seconds, forward, queries_run, queries, results = attack_once(runner, examples, recipe, budget, work / f"attack-{rep}")
+            seconds, forward, queries_run, queries, results = attack_once(
+                runner, examples, recipe, budget, work / f"attack-{rep}"
+            )
             times["attack"].append(seconds)
             times["attack_forward"].append(forward)
             if bare is None:
                 bare = BareForward(runner, queries, args.batch_size)
                 flipped = sum(1 for r in results if r.status == "succeeded")
                 attempted = sum(1 for r in results if r.attempted)
-                print(f"{queries_run} model queries ({len(examples)} clean questions, {queries_run - len(examples)} variants of the "
-                      f"{attempted} questions right on clean; {flipped} flipped), {bare.windows} windows", flush=True)
+                print(
+                    f"{queries_run} model queries ({len(examples)} clean questions, {queries_run - len(examples)} variants of the "
+                    f"{attempted} questions right on clean; {flipped} flipped), {bare.windows} windows",
+                    flush=True,
+                )
             times["bare"].append(bare.run())
-            print(f"  round {rep + 1}: attack {seconds:.1f} s (forward passes {forward:.1f} s), bare {times['bare'][-1]:.1f} s", flush=True)
+            print(
+                f"  round {rep + 1}: attack {seconds:.1f} s (forward passes {forward:.1f} s), bare {times['bare'][-1]:.1f} s",
+                flush=True,
+            )
         assert bare is not None
         med = {k: statistics.median(v) for k, v in times.items()}
         n = queries_run
@@ -133,10 +153,12 @@ def main() -> None:
         print(f"bare sorted fp32 forward pass      {spread(times['bare'])}  {n / med['bare']:.1f} queries/s")
         print(f"ratio attack / bare: {med['attack'] / med['bare']:.2f}x (target <= 1.3x)")
         rest = med["attack"] - med["attack_forward"]
-        print(f"where the attack's time goes: forward passes {med['attack_forward']:.1f} s ({100 * med['attack_forward'] / med['attack']:.0f}%; "
-              f"its batches are cut per round and per cache chunk), everything else {rest:.1f} s ({100 * rest / med['attack']:.0f}%: "
-              f"tokenizing, search spaces, decoding, margins, cache); tokenizing all the queries alone takes {bare.tokenize_seconds:.1f} s "
-              f"({100 * bare.tokenize_seconds / med['attack']:.0f}% of the attack), the most that reusing the contexts' tokenization could save")
+        print(
+            f"where the attack's time goes: forward passes {med['attack_forward']:.1f} s ({100 * med['attack_forward'] / med['attack']:.0f}%; "
+            f"its batches are cut per round and per cache chunk), everything else {rest:.1f} s ({100 * rest / med['attack']:.0f}%: "
+            f"tokenizing, search spaces, decoding, margins, cache); tokenizing all the queries alone takes {bare.tokenize_seconds:.1f} s "
+            f"({100 * bare.tokenize_seconds / med['attack']:.0f}% of the attack), the most that reusing the contexts' tokenization could save"
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

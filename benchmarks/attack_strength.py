@@ -101,15 +101,17 @@ def flipped_items(attack_dir: Path, data: Path) -> list[dict]:
         answers = question.answers or question.plausible_answers or ()
         first = answers[0] if answers else None
         sentence = sentence_with(context, first.answer_start, first.answer_start + len(first.text)) if first else ""
-        items.append({
-            "id": q["id"],
-            "original": q["question"],
-            "perturbed": q["variant"],
-            "answerable": bool(question.answers),
-            "answer": question.answers[0].text if question.answers else "",
-            "plausible_answer": "" if question.answers or first is None else first.text,
-            "sentence": sentence,
-        })
+        items.append(
+            {
+                "id": q["id"],
+                "original": q["question"],
+                "perturbed": q["variant"],
+                "answerable": bool(question.answers),
+                "answer": question.answers[0].text if question.answers else "",
+                "plausible_answer": "" if question.answers or first is None else first.text,
+                "sentence": sentence,
+            }
+        )
     return items
 
 
@@ -128,14 +130,49 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     one (penalised edits included, up to 3 words, both); prints them and returns what the figure needs."""
     static_file = work / "static.json"
     robustqa("build-dataset", "--input", str(DATA), "--output", str(static_file), "--recipe", recipe)
-    robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(static_file), "--limit", n, "--output-dir", str(work / "static"), "--quiet")
+    robustqa(
+        "eval",
+        str(MODEL),
+        "--clean",
+        str(DATA),
+        "--perturbed",
+        str(static_file),
+        "--limit",
+        n,
+        "--output-dir",
+        str(work / "static"),
+        "--quiet",
+    )
     static_flips, static_back = right_to_wrong(work / "static")
     attack_dir = work / "attack"
-    robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(attack_dir), "--limit", n, "--recipe", recipe, "--quiet")
+    robustqa(
+        "attack",
+        str(MODEL),
+        "--input",
+        str(DATA),
+        "--output-dir",
+        str(attack_dir),
+        "--limit",
+        n,
+        "--recipe",
+        recipe,
+        "--quiet",
+    )
     record = json.loads((attack_dir / "attack.json").read_text())
     claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}
-    robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(attack_dir / "adversarial.json"), "--limit", n,
-             "--output-dir", str(work / "confirm"), "--quiet")
+    robustqa(
+        "eval",
+        str(MODEL),
+        "--clean",
+        str(DATA),
+        "--perturbed",
+        str(attack_dir / "adversarial.json"),
+        "--limit",
+        n,
+        "--output-dir",
+        str(work / "confirm"),
+        "--quiet",
+    )
     confirmed, confirmed_back = right_to_wrong(work / "confirm")
 
     attempted, no_edit = record["attempted"], record["no_valid_edit"]
@@ -143,23 +180,35 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     print()
     print(f"recipe {recipe}, first {n} held-out questions:")
     print(f"  static variant (eval, right -> wrong):      {len(static_flips)} questions ({static_back} wrong -> right)")
-    print(f"  attack, budget {record['settings']['budget']} (attack.json, succeeded): {len(claimed)} questions "
-          f"of {attempted} right on clean: {record['success_rate']:.1f}% [95% Wilson CI {low:.1f}, {high:.1f}]")
+    print(
+        f"  attack, budget {record['settings']['budget']} (attack.json, succeeded): {len(claimed)} questions "
+        f"of {attempted} right on clean: {record['success_rate']:.1f}% [95% Wilson CI {low:.1f}, {high:.1f}]"
+    )
     print(f"  attack / static: {times(len(claimed), len(static_flips))} (target >= 3x)")
     same = confirmed == claimed and confirmed_back == 0
-    print(f"  eval on adversarial.json, right -> wrong:   {len(confirmed)} questions ({confirmed_back} wrong -> right); "
-          f"the same questions attack.json claims: {'yes' if same else 'NO'}")
+    print(
+        f"  eval on adversarial.json, right -> wrong:   {len(confirmed)} questions ({confirmed_back} wrong -> right); "
+        f"the same questions attack.json claims: {'yes' if same else 'NO'}"
+    )
     if not same:
         print(f"    claimed only: {sorted(claimed - confirmed)}; confirmed only: {sorted(confirmed - claimed)}")
-    print(f"  per success: {record['edits_per_success']} edits (histogram {record['edits_histogram']}), {record['queries_per_success']} queries "
-          f"to the flip (median {record['queries_per_success_median']}), {record['queries_spent_per_success']} spent")
-    print(f"  not attacked: {len(record['not_attacked']['wrong-on-clean'])} wrong on clean, {len(record['not_attacked']['right-by-a-hair'])} right by "
-          f"less than the flip margin")
-    print(f"  ceiling: of the {attempted} questions right on clean, {no_edit} have no word {recipe} may change (unpenalised), so at most "
-          f"{attempted - no_edit} can flip under any search (ceiling / static: {times(attempted - no_edit, len(static_flips))}); "
-          f"searches without a flip ended: {record['stops']}")
-    print(f"  of the attack's flips, {len(claimed & static_flips)} are also static flips, {len(claimed - static_flips)} are new; "
-          f"static flips the attack does not claim: {len(static_flips - claimed)}")
+    print(
+        f"  per success: {record['edits_per_success']} edits (histogram {record['edits_histogram']}), {record['queries_per_success']} queries "
+        f"to the flip (median {record['queries_per_success_median']}), {record['queries_spent_per_success']} spent"
+    )
+    print(
+        f"  not attacked: {len(record['not_attacked']['wrong-on-clean'])} wrong on clean, {len(record['not_attacked']['right-by-a-hair'])} right by "
+        f"less than the flip margin"
+    )
+    print(
+        f"  ceiling: of the {attempted} questions right on clean, {no_edit} have no word {recipe} may change (unpenalised), so at most "
+        f"{attempted - no_edit} can flip under any search (ceiling / static: {times(attempted - no_edit, len(static_flips))}); "
+        f"searches without a flip ended: {record['stops']}"
+    )
+    print(
+        f"  of the attack's flips, {len(claimed & static_flips)} are also static flips, {len(claimed - static_flips)} are new; "
+        f"static flips the attack does not claim: {len(static_flips - claimed)}"
+    )
     curve = {p["budget"]: p["succeeded"] for p in record["curve"]}
     points = [b for b in CURVE_POINTS if b in curve]
     print("  success within a budget of b queries (b: flipped): " + ", ".join(f"{b}: {curve[b]}" for b in points))
@@ -167,14 +216,36 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     for extra, label in WIDER:
         other = work / f"attack{''.join(extra)}"
         shutil.copytree(attack_dir / "cache", other / "cache")  # answers already paid for are reused
-        robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(other), "--limit", n, "--recipe", recipe, *extra, "--quiet")
+        robustqa(
+            "attack",
+            str(MODEL),
+            "--input",
+            str(DATA),
+            "--output-dir",
+            str(other),
+            "--limit",
+            n,
+            "--recipe",
+            recipe,
+            *extra,
+            "--quiet",
+        )
         wide = json.loads((other / "attack.json").read_text())
         flips = {q["id"] for q in wide["questions_detail"] if q["status"] == "succeeded"}
         ratio = times(len(flips), len(static_flips))
         wider_flips[" ".join(extra)] = len(flips)
-        print(f"  attack with {' '.join(extra)} ({label}): {len(flips)} flipped of {wide['attempted']} ({wide['no_valid_edit']} with no valid edit); "
-              f"attack / static: {ratio}; {len(static_flips - flips)} static flips not among them")
-    return {"recipe": recipe, "record": record, "static": len(static_flips), "static_file": static_file, "attack_dir": attack_dir, "wider": wider_flips}
+        print(
+            f"  attack with {' '.join(extra)} ({label}): {len(flips)} flipped of {wide['attempted']} ({wide['no_valid_edit']} with no valid edit); "
+            f"attack / static: {ratio}; {len(static_flips - flips)} static flips not among them"
+        )
+    return {
+        "recipe": recipe,
+        "record": record,
+        "static": len(static_flips),
+        "static_file": static_file,
+        "attack_dir": attack_dir,
+        "wider": wider_flips,
+    }
 
 
 def main() -> None:
@@ -193,20 +264,37 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="robustqa-attack-strength-"))
     try:
         n = str(args.limit)
-        print(f"{MODEL.name}, first {args.limit} held-out questions ({DATA.name}); recipes {', '.join([recipe, *args.compare])}", flush=True)
+        print(
+            f"{MODEL.name}, first {args.limit} held-out questions ({DATA.name}); recipes {', '.join([recipe, *args.compare])}",
+            flush=True,
+        )
         results = []
         for index, name in enumerate([recipe, *args.compare]):
             (work / str(index)).mkdir()
             results.append(compare(name, n, work / str(index)))
         default = results[0]
         print()
-        print(f"each attack against the static flips of {default['recipe']} (the default recipe) on the same questions ({default['static']}):")
+        print(
+            f"each attack against the static flips of {default['recipe']} (the default recipe) on the same questions ({default['static']}):"
+        )
         for r in results:
             searches = {"default": r["record"]["succeeded"], **r["wider"]}
-            print(f"  {r['recipe']}: " + "; ".join(f"{name} {flips} ({times(flips, default['static'])})" for name, flips in searches.items()))
-        curves = [{"label": f"attack, {r['recipe']}", "attempted": r["record"]["attempted"], "curve": r["record"]["curve"]} for r in results]
-        references = [{"label": f"static {r['recipe']} variant ({r['static']}/{r['record']['attempted']})",
-                       "rate": 100.0 * r["static"] / max(1, r["record"]["attempted"]), "curve": i} for i, r in enumerate(results)]
+            print(
+                f"  {r['recipe']}: "
+                + "; ".join(f"{name} {flips} ({times(flips, default['static'])})" for name, flips in searches.items())
+            )
+        curves = [
+            {"label": f"attack, {r['recipe']}", "attempted": r["record"]["attempted"], "curve": r["record"]["curve"]}
+            for r in results
+        ]
+        references = [
+            {
+                "label": f"static {r['recipe']} variant ({r['static']}/{r['record']['attempted']})",
+                "rate": 100.0 * r["static"] / max(1, r["record"]["attempted"]),
+                "curve": i,
+            }
+            for i, r in enumerate(results)
+        ]
         FIGURE.parent.mkdir(parents=True, exist_ok=True)
         FIGURE.write_bytes(png_bytes(budget_figure(curves, references=references)))
         print(f"curve (each attack, and its recipe's static flips as a dashed line): {FIGURE.relative_to(REPO)}")
@@ -214,21 +302,45 @@ def main() -> None:
         main_run = results[0]
         full_dir = work / "attack-all"
         shutil.copytree(main_run["attack_dir"] / "cache", full_dir / "cache")  # the queries of the first run, reused
-        robustqa("attack", str(MODEL), "--input", str(DATA), "--output-dir", str(full_dir), "--recipe", recipe, "--quiet")
+        robustqa(
+            "attack", str(MODEL), "--input", str(DATA), "--output-dir", str(full_dir), "--recipe", recipe, "--quiet"
+        )
         full = json.loads((full_dir / "attack.json").read_text())
-        robustqa("eval", str(MODEL), "--clean", str(DATA), "--perturbed", str(main_run["static_file"]), "--output-dir", str(work / "static-all"), "--quiet")
+        robustqa(
+            "eval",
+            str(MODEL),
+            "--clean",
+            str(DATA),
+            "--perturbed",
+            str(main_run["static_file"]),
+            "--output-dir",
+            str(work / "static-all"),
+            "--quiet",
+        )
         static_all, _ = right_to_wrong(work / "static-all")
         low, high = full["success_rate_ci"]
         ratio = times(full["succeeded"], len(static_all))
         print()
-        print(f"all {full['questions']} held-out questions, {recipe}: attack {full['succeeded']} flipped of {full['attempted']} right on clean "
-              f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); static {len(static_all)}; "
-              f"attack / static {ratio}")
+        print(
+            f"all {full['questions']} held-out questions, {recipe}: attack {full['succeeded']} flipped of {full['attempted']} right on clean "
+            f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); static {len(static_all)}; "
+            f"attack / static {ratio}"
+        )
 
         # the pool: the default attack's flips on every shared question, then wider searches of the same recipe
         other_file = trained_on_file(work)
         sources = [(DATA, full_dir), (other_file, work / "attack-trained-on")]
-        robustqa("attack", str(MODEL), "--input", str(other_file), "--output-dir", str(sources[1][1]), "--recipe", recipe, "--quiet")
+        robustqa(
+            "attack",
+            str(MODEL),
+            "--input",
+            str(other_file),
+            "--output-dir",
+            str(sources[1][1]),
+            "--recipe",
+            recipe,
+            "--quiet",
+        )
         items = [dict(item, search="default") for data, folder in sources for item in flipped_items(folder, data)]
         parts = [f"{len(items)} of the default attack ({len(flipped_items(full_dir, DATA))} held-out)"]
         wider_searches = (("--max-edits=3", "up to 3 words"), ("--include-penalised", "penalised edits included"))
@@ -237,7 +349,18 @@ def main() -> None:
             for data, folder in sources:
                 other = folder.parent / f"{folder.name}{extra}"
                 shutil.copytree(folder / "cache", other / "cache")  # every clean answer is paid for already
-                robustqa("attack", str(MODEL), "--input", str(data), "--output-dir", str(other), "--recipe", recipe, extra, "--quiet")
+                robustqa(
+                    "attack",
+                    str(MODEL),
+                    "--input",
+                    str(data),
+                    "--output-dir",
+                    str(other),
+                    "--recipe",
+                    recipe,
+                    extra,
+                    "--quiet",
+                )
                 taken = {item["id"] for item in items + found}
                 found += [dict(item, search=label) for item in flipped_items(other, data) if item["id"] not in taken]
             drawn = random.Random(13).sample(found, min(len(found), max(0, args.pool - len(items))))
@@ -245,12 +368,16 @@ def main() -> None:
             items += drawn
         note = "; ".join(parts)
         held_wide = json.loads((full_dir.parent / "attack-all--include-penalised" / "attack.json").read_text())
-        print(f"all held-out questions, {recipe} with penalised edits included: attack {held_wide['succeeded']} flipped "
-              f"({held_wide['no_valid_edit']} with no valid edit); static {len(static_all)}")
+        print(
+            f"all held-out questions, {recipe} with penalised edits included: attack {held_wide['succeeded']} flipped "
+            f"({held_wide['no_valid_edit']} with no valid edit); static {len(static_all)}"
+        )
         random.Random(13).shuffle(items)
         POOL.parent.mkdir(parents=True, exist_ok=True)
         POOL.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
-        print(f"blind-review pool ({recipe}): {len(items)} flipped questions ({note}), shuffled -> {POOL.relative_to(REPO)}")
+        print(
+            f"blind-review pool ({recipe}): {len(items)} flipped questions ({note}), shuffled -> {POOL.relative_to(REPO)}"
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -30,13 +30,72 @@ from pathlib import Path
 from _common import REPO, recorded, robustqa_command
 
 WORD = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")
-WH = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whether", "whatever", "whichever", "whoever"}
+WH = {
+    "what",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "when",
+    "where",
+    "why",
+    "how",
+    "whether",
+    "whatever",
+    "whichever",
+    "whoever",
+}
 AUX = {
-    "be", "am", "is", "are", "was", "were", "been", "being", "have", "has", "had", "having", "do", "does", "did",
-    "can", "could", "may", "might", "must", "shall", "should", "will", "would", "ought", "'s", "'re", "'ve", "'d", "'ll",
+    "be",
+    "am",
+    "is",
+    "are",
+    "was",
+    "were",
+    "been",
+    "being",
+    "have",
+    "has",
+    "had",
+    "having",
+    "do",
+    "does",
+    "did",
+    "can",
+    "could",
+    "may",
+    "might",
+    "must",
+    "shall",
+    "should",
+    "will",
+    "would",
+    "ought",
+    "'s",
+    "'re",
+    "'ve",
+    "'d",
+    "'ll",
 }
 CLOSED_TAGS = {"DT", "PDT", "IN", "CC", "TO", "PRP", "PRP$", "WDT", "WP", "WP$", "WRB", "MD", "EX", "RP", "POS"}
-LEMMINFLECT_TAGS = {"NN", "NNS", "NNP", "NNPS", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "JJ", "JJR", "JJS", "RB", "RBR", "RBS"}
+LEMMINFLECT_TAGS = {
+    "NN",
+    "NNS",
+    "NNP",
+    "NNPS",
+    "VB",
+    "VBD",
+    "VBG",
+    "VBN",
+    "VBP",
+    "VBZ",
+    "JJ",
+    "JJR",
+    "JJS",
+    "RB",
+    "RBR",
+    "RBS",
+}
 
 
 @dataclass(frozen=True)
@@ -113,11 +172,15 @@ def robustqa_edits(dataset_path: Path) -> Tally:
                 tally.changed += 1
                 old, new = tag(q["original_question"]), tag(q["question"])
                 for s in q["substitutions"]:
-                    original, replacement, start, new_start = strip_article(s["original"], s["replacement"], s["start"], s["new_start"])
+                    original, replacement, start, new_start = strip_article(
+                        s["original"], s["replacement"], s["start"], s["new_start"]
+                    )
                     found = tag_at(old, start)
                     penn = found[3] if found else s["pos"]
                     retag = tag_at(new, new_start) if " " not in replacement else None
-                    tally.edits.append(Edit(original, penn, replacement, retag[3] if retag and retag[0] == replacement else None))
+                    tally.edits.append(
+                        Edit(original, penn, replacement, retag[3] if retag and retag[0] == replacement else None)
+                    )
     return tally
 
 
@@ -161,7 +224,10 @@ def figures(tally: Tally) -> dict[str, float | int]:
     edits = tally.edits
     one_word = [e for e in edits if " " not in e.replacement]
     proper_or_number = sum(e.tag in {"NNP", "NNPS", "CD"} or any(c.isdigit() for c in e.original) for e in edits)
-    wh_or_aux = sum(e.original.lower() in WH or e.original.lower() in AUX or e.tag in {"WDT", "WP", "WP$", "WRB", "MD"} for e in edits)
+    wh_or_aux = sum(
+        e.original.lower() in WH or e.original.lower() in AUX or e.tag in {"WDT", "WP", "WP$", "WRB", "MD"}
+        for e in edits
+    )
     function = sum(e.tag in CLOSED_TAGS or e.original.lower() in stop or e.original.lower() in AUX for e in edits)
     inflected = sum(is_form(e.replacement, e.tag) for e in one_word)
     retagged = [e for e in one_word if e.new_tag is not None]
@@ -191,12 +257,29 @@ def main(argv: Iterable[str] | None = None) -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         output = Path(folder) / "built.json"
-        command = robustqa_command() + ["build-dataset", "--input", args.input, "--output", str(output), "--recipe", args.recipe, "--seed", str(args.seed), "--workers", str(args.workers)]
+        command = robustqa_command() + [
+            "build-dataset",
+            "--input",
+            args.input,
+            "--output",
+            str(output),
+            "--recipe",
+            args.recipe,
+            "--seed",
+            str(args.seed),
+            "--workers",
+            str(args.workers),
+        ]
         started = time.perf_counter()
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         build_seconds = time.perf_counter() - started
         ours = figures(robustqa_edits(output))
-        questions = [q["question"] for a in json.loads(Path(args.input).read_text(encoding="utf-8"))["data"] for p in a["paragraphs"] for q in p["qas"]]
+        questions = [
+            q["question"]
+            for a in json.loads(Path(args.input).read_text(encoding="utf-8"))["data"]
+            for p in a["paragraphs"]
+            for q in p["qas"]
+        ]
 
     theirs_tally, nlpaug_seconds = nlpaug_edits(questions, args.seed)
     theirs = figures(theirs_tally)

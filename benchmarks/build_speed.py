@@ -48,7 +48,13 @@ def child_robustqa(path: str, workers: int, spec: str) -> dict[str, float]:
     warm, cpu = time.perf_counter(), time.process_time()
     result = build_dataset(dataset, recipe, seed=13, workers=workers)
     done = time.perf_counter()
-    return {"questions": result.summary.questions, "loop": done - warm, "with loading": done - loaded, "total": done - started, "cpu": time.process_time() - cpu}
+    return {
+        "questions": result.summary.questions,
+        "loop": done - warm,
+        "with loading": done - loaded,
+        "total": done - started,
+        "cpu": time.process_time() - cpu,
+    }
 
 
 def child_nlpaug(path: str) -> dict[str, float]:
@@ -58,7 +64,12 @@ def child_nlpaug(path: str) -> dict[str, float]:
     import nlpaug.augmenter.word as naw
     import numpy as np
 
-    questions = [q["question"] for a in json.loads(Path(path).read_text(encoding="utf-8"))["data"] for p in a["paragraphs"] for q in p["qas"]]
+    questions = [
+        q["question"]
+        for a in json.loads(Path(path).read_text(encoding="utf-8"))["data"]
+        for p in a["paragraphs"]
+        for q in p["qas"]
+    ]
     random.seed(13)
     np.random.seed(13)
     loaded = time.perf_counter()
@@ -68,7 +79,13 @@ def child_nlpaug(path: str) -> dict[str, float]:
     for q in questions:
         aug.augment(q)
     done = time.perf_counter()
-    return {"questions": len(questions), "loop": done - warm, "with loading": done - loaded, "total": done - started, "cpu": time.process_time() - cpu}
+    return {
+        "questions": len(questions),
+        "loop": done - warm,
+        "with loading": done - loaded,
+        "total": done - started,
+        "cpu": time.process_time() - cpu,
+    }
 
 
 def in_child(tool: str, path: str, cache: str | None = None, recipe: str = DEFAULT_RECIPES[0]) -> dict[str, float]:
@@ -84,7 +101,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", default=str(REPO.parent / "shared" / "squad" / "squad2-dev-half.json"))
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--recipe", action="append", help=f"recipe to time, repeatable (default: {', '.join(DEFAULT_RECIPES)})")
+    parser.add_argument(
+        "--recipe", action="append", help=f"recipe to time, repeatable (default: {', '.join(DEFAULT_RECIPES)})"
+    )
     parser.add_argument("--child", choices=["robustqa", "nlpaug"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.recipe = args.recipe or list(DEFAULT_RECIPES)
@@ -101,7 +120,9 @@ def main() -> None:
 def report(args: argparse.Namespace) -> None:
     tools = [f"robustqa {spec} {kind}" for spec in args.recipe for kind in ("cold cache", "warm cache")] + ["nlpaug"]
     runs: dict[str, list[dict[str, float]]] = {t: [] for t in tools}
-    walls: dict[str, list[float]] = {f"{spec}, {kind}": [] for spec in args.recipe for kind in ("cold cache", "warm cache")}
+    walls: dict[str, list[float]] = {
+        f"{spec}, {kind}": [] for spec in args.recipe for kind in ("cold cache", "warm cache")
+    }
     loads: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         warm_cache = str(Path(folder) / "warm-cache")
@@ -114,10 +135,21 @@ def report(args: argparse.Namespace) -> None:
                 runs[f"robustqa {spec} warm cache"].append(in_child("robustqa", args.input, warm_cache, spec))
             runs["nlpaug"].append(in_child("nlpaug", args.input))
             for spec in args.recipe:
-                for kind, cache in (("cold cache", str(Path(folder) / f"cold-cache-cmd-{spec}-{k}")), ("warm cache", warm_cache)):
+                for kind, cache in (
+                    ("cold cache", str(Path(folder) / f"cold-cache-cmd-{spec}-{k}")),
+                    ("warm cache", warm_cache),
+                ):
                     started = time.perf_counter()
                     env = dict(os.environ, ROBUSTQA_CACHE=cache)
-                    command = robustqa_command() + ["build-dataset", "--input", args.input, "--output", str(Path(folder) / "out.json"), "--recipe", spec]
+                    command = robustqa_command() + [
+                        "build-dataset",
+                        "--input",
+                        args.input,
+                        "--output",
+                        str(Path(folder) / "out.json"),
+                        "--recipe",
+                        spec,
+                    ]
                     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
                     walls[f"{spec}, {kind}"].append(time.perf_counter() - started)
             loads.append(os.getloadavg()[0])
@@ -130,13 +162,21 @@ def report(args: argparse.Namespace) -> None:
             seconds = [r[kind] for r in runs[tool]]
             rates[tool, kind] = n / statistics.median(seconds)
             label = tool + (" build" if tool.startswith("robustqa") else " SynonymAug")
-            print(f"  {label:<40} {kind:>12}: {rates[tool, kind]:8,.0f} questions/s   (runs: {', '.join(f'{s:.2f}s' for s in seconds)})")
+            print(
+                f"  {label:<40} {kind:>12}: {rates[tool, kind]:8,.0f} questions/s   (runs: {', '.join(f'{s:.2f}s' for s in seconds)})"
+            )
     for tool in tools[:-1]:
         for kind in ("loop", "with loading", "cpu"):
-            print(f"  ratio {tool} / nlpaug ({kind}): {rates[tool, kind] / rates['nlpaug', kind]:.2f}x   (target >= 1.5x)")
+            print(
+                f"  ratio {tool} / nlpaug ({kind}): {rates[tool, kind] / rates['nlpaug', kind]:.2f}x   (target >= 1.5x)"
+            )
     for label, values in walls.items():
-        print(f"  whole `robustqa build-dataset --recipe {label.split(',')[0]}` command, process start included,{label.split(',')[1]}: median {statistics.median(values):.1f} s (runs: {', '.join(f'{w:.1f}s' for w in values)}; target < 20 s)")
-    print(f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} on {os.cpu_count()} CPUs (other work on the machine slows both tools)")
+        print(
+            f"  whole `robustqa build-dataset --recipe {label.split(',')[0]}` command, process start included,{label.split(',')[1]}: median {statistics.median(values):.1f} s (runs: {', '.join(f'{w:.1f}s' for w in values)}; target < 20 s)"
+        )
+    print(
+        f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} on {os.cpu_count()} CPUs (other work on the machine slows both tools)"
+    )
 
 
 if __name__ == "__main__":

@@ -40,7 +40,10 @@ def run(path: str, output: Path, workers: int, cache: str) -> tuple[float, float
     started = time.perf_counter()
     done = subprocess.run(
         robustqa_command() + ["build-dataset", "--input", path, "--output", str(output), "--workers", str(workers)],
-        check=True, capture_output=True, text=True, env=dict(os.environ, ROBUSTQA_CACHE=cache),
+        check=True,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, ROBUSTQA_CACHE=cache),
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -109,10 +112,14 @@ def report(state: str, results: dict[int, list[tuple[float, float, str, float]]]
     one, many = medians[1], medians[n]
     print(f"  speed-up, whole command: {one[0] / many[0]:.2f}x; build only: {one[1] / many[1]:.2f}x   (target >= 1.7x)")
     # with idle cores the wall time of N workers is about their CPU time / N: the speed-up the split allows
-    print(f"  speed-up the split allows on idle cores (CPU time 1 worker / (CPU time {n} workers / {n})): {one[2] / (many[2] / n):.2f}x")
+    print(
+        f"  speed-up the split allows on idle cores (CPU time 1 worker / (CPU time {n} workers / {n})): {one[2] / (many[2] / n):.2f}x"
+    )
     digests = {r[2] for rows in results.values() for r in rows}
     print(f"  outputs byte-identical across all runs: {'yes' if len(digests) == 1 else 'NO'}")
-    print(f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} (other work on the machine competes for the same CPUs)")
+    print(
+        f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} (other work on the machine competes for the same CPUs)"
+    )
 
 
 if __name__ == "__main__":

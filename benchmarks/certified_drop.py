@@ -40,11 +40,18 @@ def certified_heldout(work: Path) -> Path:
     """The certified variants of the held-out questions, as their own perturbed file."""
     from robustqa.packaged import get_set
 
-    heldout_ids = {qa["id"] for a in json.loads(HELDOUT.read_text(encoding="utf-8"))["data"] for p in a["paragraphs"] for qa in p["qas"]}
+    heldout_ids = {
+        qa["id"]
+        for a in json.loads(HELDOUT.read_text(encoding="utf-8"))["data"]
+        for p in a["paragraphs"]
+        for qa in p["qas"]
+    }
     document = json.loads(get_set().perturbed_path.read_text(encoding="utf-8"))
     data = []
     for article in document["data"]:
-        paragraphs = [dict(p, qas=[qa for qa in p["qas"] if qa["source_id"] in heldout_ids]) for p in article["paragraphs"]]
+        paragraphs = [
+            dict(p, qas=[qa for qa in p["qas"] if qa["source_id"] in heldout_ids]) for p in article["paragraphs"]
+        ]
         paragraphs = [p for p in paragraphs if p["qas"]]
         if paragraphs:
             data.append(dict(article, paragraphs=paragraphs))
@@ -61,8 +68,24 @@ def evaluate(model: Path, perturbed: Path, run_dir: Path, clean_cache_from: Path
             target = run_dir / cached.relative_to(clean_cache_from)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(cached, target)
-    subprocess.run([*robustqa_command(), "eval", str(model), "--clean", str(HELDOUT), "--perturbed", str(perturbed), "--output-dir", str(run_dir),
-                    "--quiet", "--overwrite"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            *robustqa_command(),
+            "eval",
+            str(model),
+            "--clean",
+            str(HELDOUT),
+            "--perturbed",
+            str(perturbed),
+            "--output-dir",
+            str(run_dir),
+            "--quiet",
+            "--overwrite",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return json.loads((run_dir / "report.json").read_text(encoding="utf-8"))["models"][0]
 
 
@@ -93,7 +116,13 @@ def bare_eval(work: Path, model: Path) -> tuple[float, float, dict[str, Any]]:
     folder = work / "bare"
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    subprocess.run([*robustqa_command(), "eval", str(model), "--quiet", "--overwrite"], cwd=folder, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [*robustqa_command(), "eval", str(model), "--quiet", "--overwrite"],
+        cwd=folder,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     seconds = time.perf_counter() - started
     peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     report = json.loads(next(folder.glob("runs/*/report.json")).read_text(encoding="utf-8"))
@@ -105,18 +134,34 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=REPO / "runs" / "certified-drop")
-    parser.add_argument("--skip-bare", action="store_true", help="leave out the timing of the whole bare eval (minutes)")
+    parser.add_argument(
+        "--skip-bare", action="store_true", help="leave out the timing of the whole bare eval (minutes)"
+    )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     built = {}
     for recipe in RECIPES:
         built[recipe] = args.work / f"{recipe.replace('@', '-')}-heldout.json"
-        subprocess.run([*robustqa_command(), "build-dataset", "--input", str(HELDOUT), "--output", str(built[recipe]), "--recipe", recipe],
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                *robustqa_command(),
+                "build-dataset",
+                "--input",
+                str(HELDOUT),
+                "--output",
+                str(built[recipe]),
+                "--recipe",
+                recipe,
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     built["certified@1"] = certified_heldout(args.work)
     with recorded(__file__):
         for model in MODELS:
-            print(f"{model.name} on {HELDOUT.name} (1,494 questions, 4 articles it never saw); official SQuAD 2.0 F1, points")
+            print(
+                f"{model.name} on {HELDOUT.name} (1,494 questions, 4 articles it never saw); official SQuAD 2.0 F1, points"
+            )
             header = f"{'set':<12} {'clean F1':>8} {'questions':>9} {'variants':>8} {'ΔF1 changed answerable':>26} {'worst-of-K, answerable':>26} {'mean-of-K, answerable':>26}"
             print(header)
             first_run: Path | None = None
@@ -129,21 +174,29 @@ def main() -> None:
                 worst = (variants or {}).get("worst", {}).get("drop") or changed
                 mean = (variants or {}).get("mean", {}).get("drop") or changed
                 questions = (variants or {}).get("questions", changed["questions"])
-                print(f"{name:<12} {entry['clean']['f1']:>8.2f} {questions:>9,} {changed['questions']:>8,} {interval(changed['HasAns_f1'], changed['HasAns_f1_ci']):>26}"
-                      f" {interval(worst['HasAns_f1'], worst['HasAns_f1_ci']):>26} {interval(mean['HasAns_f1'], mean['HasAns_f1_ci']):>26}")
+                print(
+                    f"{name:<12} {entry['clean']['f1']:>8.2f} {questions:>9,} {changed['questions']:>8,} {interval(changed['HasAns_f1'], changed['HasAns_f1_ci']):>26}"
+                    f" {interval(worst['HasAns_f1'], worst['HasAns_f1_ci']):>26} {interval(mean['HasAns_f1'], mean['HasAns_f1_ci']):>26}"
+                )
                 if name == "certified@1":
                     flipped, right = attack_success(entry, run_dir)
                     low, high = wilson_interval(flipped, right)
                     certified_attack = f"{flipped} / {right} = {100 * flipped / max(right, 1):.1f}% [{100 * low:.1f}%, {100 * high:.1f}%]"
-            print(f"attack over the certified space (every certified variant queried): {certified_attack} of the answerable questions it got right")
+            print(
+                f"attack over the certified space (every certified variant queried): {certified_attack} of the answerable questions it got right"
+            )
             print()
         if not args.skip_bare:
             seconds, peak, report = bare_eval(args.work, MODELS[0])
             entry = report["models"][0]
             questions = entry["coverage"]["clean_questions"] + entry["coverage"]["changed"]
-            print(f"robustqa eval {MODELS[0].name} (no data option: {entry['coverage']['clean_questions']:,} clean questions and "
-                  f"{entry['coverage']['changed']:,} certified variants, {questions:,} predictions) on {os.cpu_count()} CPU cores, fp32, batch 32:")
-            print(f"  wall time {seconds:.0f} s ({1000 * seconds / questions:.1f} ms per prediction), peak memory {peak:.0f} MiB (max resident set)")
+            print(
+                f"robustqa eval {MODELS[0].name} (no data option: {entry['coverage']['clean_questions']:,} clean questions and "
+                f"{entry['coverage']['changed']:,} certified variants, {questions:,} predictions) on {os.cpu_count()} CPU cores, fp32, batch 32:"
+            )
+            print(
+                f"  wall time {seconds:.0f} s ({1000 * seconds / questions:.1f} ms per prediction), peak memory {peak:.0f} MiB (max resident set)"
+            )
 
 
 if __name__ == "__main__":

@@ -38,7 +38,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from _common import HALF, REPO, load_questions, read_jsonl, recorded, reserved_for_review, sentence_at, wilson, write_jsonl
+from _common import (
+    HALF,
+    REPO,
+    load_questions,
+    read_jsonl,
+    recorded,
+    reserved_for_review,
+    sentence_at,
+    wilson,
+    write_jsonl,
+)
 
 REVIEWS = REPO / "studies" / "validity"
 PREFIX = "ceiling-"  # each sample's folder: ceiling-1, ceiling-2, ... (meta.json says how it was drawn)
@@ -46,7 +56,11 @@ POOL_SEED = 2032  # one shuffle of the reserved half; each sample takes the next
 OPINIONS = ("first", "second")  # each reviewer's files: <opinion>-<sheet>.jsonl
 RECIPES = ("qads@2.0", "qads-strict@2.0", "qads-strictest@2.0", "qads@2.1", "qads-lm@2.2")
 LM_WEIGHTS = (0.01, 0.02, 0.05)
-CERTIFY = (("qads@2.0", {}, 3), ("qads@1.1", {"max_substitutions": 1}, 3), ("qads@1.1", {"max_substitutions": 1, "threshold": 0.0}, 3))
+CERTIFY = (
+    ("qads@2.0", {}, 3),
+    ("qads@1.1", {"max_substitutions": 1}, 3),
+    ("qads@1.1", {"max_substitutions": 1, "threshold": 0.0}, 3),
+)
 
 RULES = """# Rules: which one-word edits of a question keep its meaning?
 
@@ -91,9 +105,13 @@ def oracle_recipe() -> Any:
             )
 
     return Recipe(
-        name="ceiling", version="1", fields=frozenset({"question"}), citation="coverage ceiling benchmark",
+        name="ceiling",
+        version="1",
+        fields=frozenset({"question"}),
+        citation="coverage ceiling benchmark",
         description="every single-word WordNet synonym of any sense of one content word",
-        transformation=AnySynonym(), constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
+        transformation=AnySynonym(),
+        constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
         budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
     )
 
@@ -131,7 +149,9 @@ def make_sheets(name: str, skip: int, n: int, n_sheets: int, per_word: int) -> N
         sys.exit(f"{folder.relative_to(REPO)}: a sample is never redrawn in place, and its name starts with {PREFIX}")
     taken = [meta for meta in map(_meta, samples())]
     if any(m["skip"] < skip + n and skip < m["skip"] + m["n"] for m in taken):
-        sys.exit(f"ids {skip}..{skip + n} overlap an earlier sample; --skip past {max(m['skip'] + m['n'] for m in taken)}")
+        sys.exit(
+            f"ids {skip}..{skip + n} overlap an earlier sample; --skip past {max(m['skip'] + m['n'] for m in taken)}"
+        )
     recipe = oracle_recipe()
     items, without = [], 0
     for qid in sample_ids(skip, n):
@@ -142,17 +162,22 @@ def make_sheets(name: str, skip: int, n: int, n_sheets: int, per_word: int) -> N
             continue
         random.Random(f"{POOL_SEED}:{qid}").shuffle(texts)
         labels = _labels(len(texts))
-        items.append({
-            "item": len(items) + 1,
-            "id": qid,
-            "question": q.question,
-            "answer": q.answer if q.answerable else "no answer",
-            "sentence": sentence_at(q.context, q.answer_start),
-            "variants": dict(zip(labels, texts)),
-        })
+        items.append(
+            {
+                "item": len(items) + 1,
+                "id": qid,
+                "question": q.question,
+                "answer": q.answer if q.answerable else "no answer",
+                "sentence": sentence_at(q.context, q.answer_start),
+                "variants": dict(zip(labels, texts)),
+            }
+        )
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "RULES.md").write_text(RULES, encoding="utf-8")
-    (folder / "meta.json").write_text(json.dumps({"pool_seed": POOL_SEED, "skip": skip, "n": n, "per_word": per_word}, indent=2) + "\n", encoding="utf-8")
+    (folder / "meta.json").write_text(
+        json.dumps({"pool_seed": POOL_SEED, "skip": skip, "n": n, "per_word": per_word}, indent=2) + "\n",
+        encoding="utf-8",
+    )
     for k in range(n_sheets):
         write_jsonl(folder / f"sheet-{k + 1}.jsonl", items[k::n_sheets])
     n_variants = sum(len(i["variants"]) for i in items)
@@ -183,10 +208,14 @@ def judgments(folder: Path) -> tuple[list[dict[str, Any]], list[dict[int, dict[s
         for path in sorted(folder.glob(f"{prefix}-*.jsonl")):
             for row in read_jsonl(path):
                 shown = by_item[row["item"]]["variants"]
-                kept[row["item"]] = {shown[label]: int(fluency) for label, fluency in row["same"].items() if label in shown}
+                kept[row["item"]] = {
+                    shown[label]: int(fluency) for label, fluency in row["same"].items() if label in shown
+                }
         missing = sorted(set(by_item) - set(kept))
         if missing:
-            sys.exit(f"{folder.name}: {prefix}: {len(missing)} questions have no judgment (first: item {missing[0]}); finish the reviews first")
+            sys.exit(
+                f"{folder.name}: {prefix}: {len(missing)} questions have no judgment (first: item {missing[0]}); finish the reviews first"
+            )
         opinions.append(kept)
     return items, opinions
 
@@ -195,14 +224,18 @@ VIEWS = ("reviewer 1", "reviewer 2", "both reviewers")
 LEVELS = (("same meaning", 1), ("same meaning, not broken", 2), ("same meaning, natural", 3))
 
 
-def tally(folder: Path, judged: Any, recipes: list[str], variants_judged: list[Edit], learned: dict[str, float]) -> Counter:
+def tally(
+    folder: Path, judged: Any, recipes: list[str], variants_judged: list[Edit], learned: dict[str, float]
+) -> Counter:
     """Every count the report prints, for one sample (`judged`: its `judgments`, `variants_judged` its edits;
     counts add up across samples); `learned` is the learned rule's score of each variant (fitted on the
     other samples)."""
     items, (first, second) = judged
     both = {k: {t: min(f, second[k][t]) for t, f in first[k].items() if t in second[k]} for k in first}
     views = dict(zip(VIEWS, (first, second, both)))
-    c: Counter = Counter(sampled=_meta(folder)["n"], questions=len(items), variants=sum(len(i["variants"]) for i in items))
+    c: Counter = Counter(
+        sampled=_meta(folder)["n"], questions=len(items), variants=sum(len(i["variants"]) for i in items)
+    )
     for item in items:
         for text in item["variants"].values():
             c[("agree", text in first[item["item"]], text in second[item["item"]])] += 1
@@ -221,11 +254,16 @@ def tally(folder: Path, judged: Any, recipes: list[str], variants_judged: list[E
             if text is None:
                 continue
             if text not in item["variants"].values():
-                sys.exit(f"{name}: an edit of question {item['id']} is not on the sheets; only one-word recipes can be scored here")
+                sys.exit(
+                    f"{name}: an edit of question {item['id']} is not on the sheets; only one-word recipes can be scored here"
+                )
             c[("recipe", name, "changed")] += 1
             c[("recipe", name, "valid")] += valid(item["item"], text)
             c[("recipe", name, "natural")] += both[item["item"]].get(text) == 3
-    rules = {**selector_scores(items, {edit.text: edit.vetted for edit in variants_judged}), LEARNED: learned.__getitem__}
+    rules = {
+        **selector_scores(items, {edit.text: edit.vetted for edit in variants_judged}),
+        LEARNED: learned.__getitem__,
+    }
     for label, score in rules.items():
         picks = sorted((max((score(t), t) for t in i["variants"].values()) + (i["item"],) for i in items), reverse=True)
         for part in (0.25, 0.5):
@@ -262,8 +300,10 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
     for view in VIEWS:
         for level, _ in LEVELS:
             print(f"  {view + ': ' + level:<46} {_share(c[('ceiling', view, level)], c['sampled'])}")
-    print(f"  variants kept: reviewer 1 {c[('kept', VIEWS[0])]}, reviewer 2 {c[('kept', VIEWS[1])]}, both {c[('kept', VIEWS[2])]} of {c['variants']}; "
-          f"agreement on each variant (same meaning or not): Cohen's kappa {_kappa(c):.3f}")
+    print(
+        f"  variants kept: reviewer 1 {c[('kept', VIEWS[0])]}, reviewer 2 {c[('kept', VIEWS[1])]}, both {c[('kept', VIEWS[2])]} of {c['variants']}; "
+        f"agreement on each variant (same meaning or not): Cohen's kappa {_kappa(c):.3f}"
+    )
     print("recipes on the same questions: their edit as both reviewers judged it")
     print(f"  {'recipe':<20} {'changed':>8} {'same meaning [95% Wilson]':>30} {'natural':>8} {'valid, of sample':>17}")
     for name in recipes:
@@ -278,11 +318,15 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
         shares = [c[("selector", label, part, "valid")] / c[("selector", label, part, "k")] for part in (0.25, 0.5)]
         print(f"  {label:<54} {shares[0]:>26.1%} {shares[1]:>26.1%}")
     print("certified by review: robustqa build-dataset with K variants per question, reviewers keep the valid ones")
-    print(f"  {'build':<76} {'variants per changed question':>30} {'off the sheets':>15} {'questions left changed (of sample)':>36}")
+    print(
+        f"  {'build':<76} {'variants per changed question':>30} {'off the sheets':>15} {'questions left changed (of sample)':>36}"
+    )
     for setting in certify_settings():
         written, changed = c[("certify", setting, "written")], c[("certify", setting, "changed")]
         kept = c[("certify", setting, "kept")]
-        print(f"  {setting:<76} {written / max(changed, 1):>30.2f} {c[('certify', setting, 'off')]:>15} {'>= ' + _share(kept, c['sampled']):>36}")
+        print(
+            f"  {setting:<76} {written / max(changed, 1):>30.2f} {c[('certify', setting, 'off')]:>15} {'>= ' + _share(kept, c['sampled']):>36}"
+        )
 
 
 def score(recipes: list[str]) -> None:
@@ -290,13 +334,20 @@ def score(recipes: list[str]) -> None:
     judged = [judgments(folder) for folder in folders]
     edits = [edit_features(sample) for sample in judged]
     learned = [cross_fitted(edits, k) for k in range(len(folders))]
-    tallies = [tally(folder, sample, recipes, variants_of, scores) for folder, sample, variants_of, scores in zip(folders, judged, edits, learned)]
+    tallies = [
+        tally(folder, sample, recipes, variants_of, scores)
+        for folder, sample, variants_of, scores in zip(folders, judged, edits, learned)
+    ]
     print("Reviewers saw each question's variants side by side, which is stricter than item-by-item blind review:")
     print("compare recipes within this benchmark, not with the blind reviews' figures. Variants off the sheets")
     print("count as invalid, so the certified shares are lower bounds.")
     for folder, c in zip(folders, tallies):
         meta = _meta(folder)
-        report(f"{folder.name} (reserved half, pool seed {meta['pool_seed']}, ids {meta['skip']}..{meta['skip'] + meta['n']})", c, recipes)
+        report(
+            f"{folder.name} (reserved half, pool seed {meta['pool_seed']}, ids {meta['skip']}..{meta['skip'] + meta['n']})",
+            c,
+            recipes,
+        )
     if len(tallies) > 1:
         report("all samples", sum(tallies, Counter()), recipes)
 
@@ -387,10 +438,22 @@ def edit_features(sample: tuple[list[dict[str, Any]], list[dict[int, dict[str, i
                 syn_share = sum(c for s in shared for n, c in synset_lemmas(s) if n.lower() == name) / usage(name, pos)
                 zw, zs = zipf_frequency(p.word.lower(), "en"), zipf_frequency(r.form, "en")
                 features = [
-                    r.confidence, rank, math.log1p(len(word_senses)), math.log1p(len(sense_names(name, pos))), word_share, syn_share,
-                    math.log1p(usage(p.lemma, pos)), math.log1p(usage(name, pos)), zw, zs, zs - zw,
-                    float(text in in_2_0), float(text in in_strict), float(vetted),
-                    float(bool(shared) and shared[0] == word_senses[0][0]), *(float(pos == letter) for letter in "nvar"),
+                    r.confidence,
+                    rank,
+                    math.log1p(len(word_senses)),
+                    math.log1p(len(sense_names(name, pos))),
+                    word_share,
+                    syn_share,
+                    math.log1p(usage(p.lemma, pos)),
+                    math.log1p(usage(name, pos)),
+                    zw,
+                    zs,
+                    zs - zw,
+                    float(text in in_2_0),
+                    float(text in in_strict),
+                    float(vetted),
+                    float(bool(shared) and shared[0] == word_senses[0][0]),
+                    *(float(pos == letter) for letter in "nvar"),
                 ]
                 valid = text in first[item["item"]] and text in second[item["item"]]
                 rows.append(Edit(text, features, valid, vetted))
@@ -423,13 +486,18 @@ def selector_scores(items: list[dict[str, Any]], vetted: dict[str, bool]) -> dic
     times the LM's change in log probability, optionally vetted pairs (`vetted`) first."""
     scores = model_scores(items)
     return {
-        label: lambda text, w=weight, first=first: scores[text][0] + w * scores[text][1] + (10.0 if first and vetted[text] else 0.0)
+        label: lambda text, w=weight, first=first: (
+            scores[text][0] + w * scores[text][1] + (10.0 if first and vetted[text] else 0.0)
+        )
         for label, weight, first in SELECTORS
     }
 
 
 def certify_settings() -> list[str]:
-    return [f"--recipe {name}" + "".join(f" --set {key}={value:g}" for key, value in overrides.items()) + f" --variants {k}" for name, overrides, k in CERTIFY]
+    return [
+        f"--recipe {name}" + "".join(f" --set {key}={value:g}" for key, value in overrides.items()) + f" --variants {k}"
+        for name, overrides, k in CERTIFY
+    ]
 
 
 def certified_variants(items: list[dict[str, Any]]) -> dict[str, dict[str, list[str]]]:
@@ -465,7 +533,9 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     sheets = sub.add_parser("sheets")
     sheets.add_argument("--name", required=True, help="ceiling-N")
-    sheets.add_argument("--skip", type=int, required=True, help="ids of the shuffled reserved half taken by earlier samples")
+    sheets.add_argument(
+        "--skip", type=int, required=True, help="ids of the shuffled reserved half taken by earlier samples"
+    )
     sheets.add_argument("--n", type=int, default=120)
     sheets.add_argument("--sheets", type=int, default=4)
     sheets.add_argument("--per-word", type=int, default=8)

@@ -189,9 +189,22 @@ def fresh_runs(path: Path, recipe: str, seed: int, repeats: int, tools: list[str
             if k < 0 and tool != "engine warm cache":
                 continue
             cache = warm_cache if tool == "engine warm cache" else os.path.join(folder, f"cold-{k}")
-            cmd = [sys.executable, __file__, "--time-one", tool.split()[0], "--input", str(path), "--recipe", recipe, "--seed", str(seed)]
+            cmd = [
+                sys.executable,
+                __file__,
+                "--time-one",
+                tool.split()[0],
+                "--input",
+                str(path),
+                "--recipe",
+                recipe,
+                "--seed",
+                str(seed),
+            ]
             t0 = time.perf_counter()
-            done = subprocess.run(cmd, capture_output=True, text=True, check=True, env=dict(os.environ, ROBUSTQA_CACHE=cache))
+            done = subprocess.run(
+                cmd, capture_output=True, text=True, check=True, env=dict(os.environ, ROBUSTQA_CACHE=cache)
+            )
             if k < 0:
                 continue  # the run that fills the warm cache is not timed
             walls[tool].append(time.perf_counter() - t0)
@@ -203,8 +216,12 @@ def fresh_runs(path: Path, recipe: str, seed: int, repeats: int, tools: list[str
 
     shutil.rmtree(folder, ignore_errors=True)
     return {
-        t: {"process_qps": n / statistics.median(walls[t]), "loop_qps": n / statistics.median(loops[t]),
-            "process_s": statistics.median(walls[t]), "cpu_qps": n / statistics.median(cpus[t])}
+        t: {
+            "process_qps": n / statistics.median(walls[t]),
+            "loop_qps": n / statistics.median(loops[t]),
+            "process_s": statistics.median(walls[t]),
+            "cpu_qps": n / statistics.median(cpus[t]),
+        }
         for t in tools
     }
 
@@ -232,7 +249,10 @@ def report(args: argparse.Namespace) -> None:
     n = len(questions)
     results, _, _ = run_engine(questions, args.recipe, args.seed)
     ours = score(engine_edits(results), sum(p.changed for p in results), n)
-    rows = [(f"robustqa {args.recipe}, cold cache", ours, speed["engine cold cache"]), (f"robustqa {args.recipe}, warm cache", ours, speed["engine warm cache"])]
+    rows = [
+        (f"robustqa {args.recipe}, cold cache", ours, speed["engine cold cache"]),
+        (f"robustqa {args.recipe}, warm cache", ours, speed["engine warm cache"]),
+    ]
     if not args.no_nlpaug:
         pairs, _, _ = run_nlpaug(questions, args.seed)
         theirs = score(aligned_edits(pairs), sum(q != new for q, new in pairs), n)
@@ -259,7 +279,9 @@ def report(args: argparse.Namespace) -> None:
                 f"engine ({name.split(', ')[1]}) / nlpaug: {a['loop_qps'] / b['loop_qps']:.2f}x (question loop), "
                 f"{a['cpu_qps'] / b['cpu_qps']:.2f}x (loop CPU time), {a['process_qps'] / b['process_qps']:.2f}x (whole process)"
             )
-    print(f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    print(
+        f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs"
+    )
 
 
 if __name__ == "__main__":

@@ -68,7 +68,9 @@ def run_pipeline(out: Path, batch_size: int, limit: int | None) -> tuple[float, 
     start = time.perf_counter()
     done = subprocess.run(
         [str(TF4_PYTHON), str(script), str(MODEL), str(DATA), str(out), str(batch_size), str(limit or 0)],
-        capture_output=True, text=True, env=dict(os.environ, TRANSFORMERS_VERBOSITY="error"),
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, TRANSFORMERS_VERBOSITY="error"),
     )
     wall = time.perf_counter() - start
     if done.returncode != 0:
@@ -103,19 +105,34 @@ def main() -> None:
     parser.add_argument("--skip-pipeline", action="store_true")
     args = parser.parse_args()
     if not args.skip_pipeline and not TF4_PYTHON.exists():
-        sys.exit(f"{TF4_PYTHON} is missing; create it: python -m venv .bench/tf4 && .bench/tf4/bin/pip install torch==2.13.0 'transformers<5'")
-    questions = args.limit or sum(1 for a in json.loads(DATA.read_text())["data"] for p in a["paragraphs"] for _ in p["qas"])
+        sys.exit(
+            f"{TF4_PYTHON} is missing; create it: python -m venv .bench/tf4 && .bench/tf4/bin/pip install torch==2.13.0 'transformers<5'"
+        )
+    questions = args.limit or sum(
+        1 for a in json.loads(DATA.read_text())["data"] for p in a["paragraphs"] for _ in p["qas"]
+    )
     work = Path(tempfile.mkdtemp(prefix="robustqa-eval-speed-"))
     try:
         import torch
 
-        print(f"{questions} questions, {MODEL.name}, torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"{questions} questions, {MODEL.name}, torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         bare = BareForward(args.batch_size, args.limit)
         print(f"{bare.windows} windows", flush=True)
         pipeline_bs = args.pipeline_batch_size
         if not args.skip_pipeline and pipeline_bs is None:
             pipeline_bs = tune_pipeline(work, min(questions, 150))
-        times: dict[str, list[float]] = {"robustqa": [], "fixed": [], "bare": [], "pipeline": [], "pipeline_run": [], "int8": [], "bf16": []}
+        times: dict[str, list[float]] = {
+            "robustqa": [],
+            "fixed": [],
+            "bare": [],
+            "pipeline": [],
+            "pipeline_run": [],
+            "int8": [],
+            "bf16": [],
+        }
         f1 = {}
         for rep in range(args.repeats):
             wall, clean = run_robustqa(work / f"fp32-{rep}", "--batch-size", str(args.batch_size), limit=args.limit)
@@ -128,38 +145,67 @@ def main() -> None:
                 wall, inner = run_pipeline(work / f"pipeline-{rep}.json", pipeline_bs, args.limit)
                 times["pipeline"].append(wall)
                 times["pipeline_run"].append(inner["run"])
-            wall, clean = run_robustqa(work / f"int8-{rep}", "--int8", "--batch-size", str(args.batch_size), limit=args.limit)
+            wall, clean = run_robustqa(
+                work / f"int8-{rep}", "--int8", "--batch-size", str(args.batch_size), limit=args.limit
+            )
             times["int8"].append(wall)
             f1["int8"] = clean["f1"]
-            wall, clean = run_robustqa(work / f"bf16-{rep}", "--precision", "bf16", "--device", "cpu", "--batch-size", str(args.batch_size), limit=args.limit)
+            wall, clean = run_robustqa(
+                work / f"bf16-{rep}",
+                "--precision",
+                "bf16",
+                "--device",
+                "cpu",
+                "--batch-size",
+                str(args.batch_size),
+                limit=args.limit,
+            )
             times["bf16"].append(wall)
             f1["bf16"] = clean["f1"]
             print(f"  round {rep + 1}: " + ", ".join(f"{k} {v[-1]:.1f} s" for k, v in times.items() if v), flush=True)
         med = {k: statistics.median(v) for k, v in times.items() if v}
         print()
-        print(f"robustqa eval (whole command, fp32)   {spread(times['robustqa'])}  {questions / med['robustqa']:.1f} q/s")
+        print(
+            f"robustqa eval (whole command, fp32)   {spread(times['robustqa'])}  {questions / med['robustqa']:.1f} q/s"
+        )
         print(f"bare sorted fp32 forward pass         {spread(times['bare'])}")
         print(f"(b) overhead of everything else: {100 * (med['robustqa'] / med['bare'] - 1):+.1f}% (target <= +15%)")
         per_question = med["robustqa"] - med["fixed"]
-        print(f"    fixed cost (same command on 1 question: start, imports, model load, run folder) {spread(times['fixed'])}")
-        print(f"    whole command minus that fixed cost: {per_question:.1f} s, {100 * (per_question / med['bare'] - 1):+.1f}% over the bare pass"
-              " (tokenization, batching, decoding, scoring, I/O of all questions)")
+        print(
+            f"    fixed cost (same command on 1 question: start, imports, model load, run folder) {spread(times['fixed'])}"
+        )
+        print(
+            f"    whole command minus that fixed cost: {per_question:.1f} s, {100 * (per_question / med['bare'] - 1):+.1f}% over the bare pass"
+            " (tokenization, batching, decoding, scoring, I/O of all questions)"
+        )
         if times["pipeline"]:
             pf1 = pipeline_f1(work / f"pipeline-{args.repeats - 1}.json")
-            print(f"transformers 4.x pipeline (bs {pipeline_bs}, whole process) {spread(times['pipeline'])}  {questions / med['pipeline']:.1f} q/s"
-                  f"  [pipeline call alone: median {med['pipeline_run']:.1f} s]")
-            print(f"(a) throughput robustqa / pipeline: {med['pipeline'] / med['robustqa']:.2f}x (target >= 1.4x);"
-                  f" pipeline call alone vs whole robustqa command: {med['pipeline_run'] / med['robustqa']:.2f}x")
-            print(f"    F1 (official rules): robustqa {f1['fp32']:.2f}, pipeline {pf1:.2f} (max_answer_len 15, probability scores)")
+            print(
+                f"transformers 4.x pipeline (bs {pipeline_bs}, whole process) {spread(times['pipeline'])}  {questions / med['pipeline']:.1f} q/s"
+                f"  [pipeline call alone: median {med['pipeline_run']:.1f} s]"
+            )
+            print(
+                f"(a) throughput robustqa / pipeline: {med['pipeline'] / med['robustqa']:.2f}x (target >= 1.4x);"
+                f" pipeline call alone vs whole robustqa command: {med['pipeline_run'] / med['robustqa']:.2f}x"
+            )
+            print(
+                f"    F1 (official rules): robustqa {f1['fp32']:.2f}, pipeline {pf1:.2f} (max_answer_len 15, probability scores)"
+            )
         print(f"robustqa eval --int8                  {spread(times['int8'])}")
-        print(f"(c) int8 speed-up {med['robustqa'] / med['int8']:.2f}x; F1 int8 {f1['int8']:.2f} vs fp32 {f1['fp32']:.2f}"
-              f" ({f1['int8'] - f1['fp32']:+.2f} points; target within 1)")
+        print(
+            f"(c) int8 speed-up {med['robustqa'] / med['int8']:.2f}x; F1 int8 {f1['int8']:.2f} vs fp32 {f1['fp32']:.2f}"
+            f" ({f1['int8'] - f1['fp32']:+.2f} points; target within 1)"
+        )
         print(f"robustqa eval --precision bf16 (CPU)  {spread(times['bf16'])}")
-        print(f"(d) bf16 speed-up {med['robustqa'] / med['bf16']:.2f}x; F1 bf16 {f1['bf16']:.2f} vs fp32 {f1['fp32']:.2f}"
-              f" ({f1['bf16'] - f1['fp32']:+.2f} points)"
-              + (f"; {med['pipeline'] / med['bf16']:.2f}x the pipeline" if times["pipeline"] else ""))
+        print(
+            f"(d) bf16 speed-up {med['robustqa'] / med['bf16']:.2f}x; F1 bf16 {f1['bf16']:.2f} vs fp32 {f1['fp32']:.2f}"
+            f" ({f1['bf16'] - f1['fp32']:+.2f} points)"
+            + (f"; {med['pipeline'] / med['bf16']:.2f}x the pipeline" if times["pipeline"] else "")
+        )
         if times["pipeline"]:
-            print(f"    opt-in modes against the pipeline: int8 {med['pipeline'] / med['int8']:.2f}x, bf16 {med['pipeline'] / med['bf16']:.2f}x")
+            print(
+                f"    opt-in modes against the pipeline: int8 {med['pipeline'] / med['int8']:.2f}x, bf16 {med['pipeline'] / med['bf16']:.2f}x"
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

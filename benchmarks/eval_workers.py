@@ -54,12 +54,17 @@ def main() -> None:
         for rep in range(args.repeats):
             for nproc in (1, args.nproc):
                 times[nproc].append(run(work / f"p{nproc}-{rep}", nproc, args.limit))
-            print(f"  round {rep + 1}: 1 process {times[1][-1]:.1f} s, {args.nproc} processes {times[args.nproc][-1]:.1f} s", flush=True)
+            print(
+                f"  round {rep + 1}: 1 process {times[1][-1]:.1f} s, {args.nproc} processes {times[args.nproc][-1]:.1f} s",
+                flush=True,
+            )
         reference = outputs(work / "p1-0")
         identical = all(outputs(work / f"p{n}-{r}") == reference for n in times for r in range(args.repeats))
         one, many = statistics.median(times[1]), statistics.median(times[args.nproc])
         print(f"1 process:  median {one:.1f} s (min {min(times[1]):.1f}, max {max(times[1]):.1f})")
-        print(f"{args.nproc} processes (torchrun, gloo): median {many:.1f} s (min {min(times[args.nproc]):.1f}, max {max(times[args.nproc]):.1f})")
+        print(
+            f"{args.nproc} processes (torchrun, gloo): median {many:.1f} s (min {min(times[args.nproc]):.1f}, max {max(times[args.nproc]):.1f})"
+        )
         print(f"speed-up {one / many:.2f}x; predictions, null odds and metrics identical in every run: {identical}")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -31,15 +31,33 @@ def run(work: Path, recipe: str, clean_cache_from: Path | None) -> dict:
     """report.json of the eval of `recipe`'s held-out variant (built and evaluated unless already there)."""
     built = work / f"{recipe.replace('@', '-')}-heldout.json"
     run_dir = work / f"run-{recipe.replace('@', '-')}"
-    subprocess.run([*robustqa_command(), "build-dataset", "--input", str(HELDOUT), "--output", str(built), "--recipe", recipe],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [*robustqa_command(), "build-dataset", "--input", str(HELDOUT), "--output", str(built), "--recipe", recipe],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     if clean_cache_from is not None:
         for cached in clean_cache_from.glob("*/cache/clean-*.jsonl"):
             target = run_dir / cached.relative_to(clean_cache_from)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(cached, target)
-    subprocess.run([*robustqa_command(), "eval", str(MODEL), "--clean", str(HELDOUT), "--perturbed", str(built), "--output-dir", str(run_dir), "--quiet"],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            *robustqa_command(),
+            "eval",
+            str(MODEL),
+            "--clean",
+            str(HELDOUT),
+            "--perturbed",
+            str(built),
+            "--output-dir",
+            str(run_dir),
+            "--quiet",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return json.loads((run_dir / "report.json").read_text(encoding="utf-8"))
 
 
@@ -54,7 +72,9 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     with recorded(__file__):
         print(f"{MODEL.name} on {HELDOUT.name}; official SQuAD 2.0 EM/F1; changed: questions the recipe edited")
-        print(f"{'recipe':<12} {'clean F1':>8} {'changed':>14} {'ΔF1 changed':>24} {'ΔF1 changed answerable [95% CI]':>34} {'flips R→W / W→R':>16}")
+        print(
+            f"{'recipe':<12} {'clean F1':>8} {'changed':>14} {'ΔF1 changed':>24} {'ΔF1 changed answerable [95% CI]':>34} {'flips R→W / W→R':>16}"
+        )
         first_run: Path | None = None
         for recipe in RECIPES:
             report = run(args.work, recipe, first_run)

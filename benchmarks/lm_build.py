@@ -30,7 +30,16 @@ DEFAULT_INPUT = REPO.parent / "shared" / "squad" / "squad2-dev-half.json"
 
 def build(input_path: Path, output: Path, recipe: str, cache: Path) -> tuple[float, dict]:
     """Wall seconds of one `build-dataset` run, and the summary its file records."""
-    command = [*robustqa_command(), "build-dataset", "--input", str(input_path), "--output", str(output), "--recipe", recipe]
+    command = [
+        *robustqa_command(),
+        "build-dataset",
+        "--input",
+        str(input_path),
+        "--output",
+        str(output),
+        "--recipe",
+        recipe,
+    ]
     started = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, ROBUSTQA_CACHE=str(cache)))
     seconds = time.perf_counter() - started
@@ -47,10 +56,16 @@ def main() -> None:
         cache, out = Path(tmp) / "cache", Path(tmp) / "out.json"
         import torch
 
-        print(f"input: {args.input.name}; OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, torch threads {torch.get_num_threads()}")
+        print(
+            f"input: {args.input.name}; OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, torch threads {torch.get_num_threads()}"
+        )
         runs = [
-            ("qads-lm@2.2", "cold"), ("qads-lm@2.2", "warm"), ("qads-lm@2.1", "partly"), ("qads-lm-strict@2.1", "warm"),
-            ("qads-lm@2.0", "partly"), ("qads@2.0", "warm"),
+            ("qads-lm@2.2", "cold"),
+            ("qads-lm@2.2", "warm"),
+            ("qads-lm@2.1", "partly"),
+            ("qads-lm-strict@2.1", "warm"),
+            ("qads-lm@2.0", "partly"),
+            ("qads@2.0", "warm"),
         ]
         rows = []
         scored = embedded = 0
@@ -58,7 +73,9 @@ def main() -> None:
             seconds, summary = build(args.input, out, recipe, cache)
             if state == "cold":
                 scored = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in cache.glob("lm-scores-*.jsonl"))
-                embedded = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in cache.glob("similarity-*.jsonl"))
+                embedded = sum(
+                    len(p.read_text(encoding="utf-8").splitlines()) for p in cache.glob("similarity-*.jsonl")
+                )
             rows.append((recipe, state, seconds, summary))
         n = rows[0][3]["questions"]
         print(f"{'recipe':18s} {'cache':6s} {'wall s':>8s} {'changed':>16s} {'meaning-fit':>12s} {'lm-fit':>7s}")
@@ -66,13 +83,17 @@ def main() -> None:
             changed = summary["changed"]
             rejected = summary.get("gates", {}).get("rejected", {})
             meaning, lm = rejected.get("meaning-fit", "-"), rejected.get("lm-fit", "-")
-            print(f"{recipe:18s} {state:6s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {meaning!s:>12s} {lm!s:>7s}")
+            print(
+                f"{recipe:18s} {state:6s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {meaning!s:>12s} {lm!s:>7s}"
+            )
         cold = rows[0][2]
         print(
             f"{n} questions; the cold {rows[0][0]} run had the language model score {scored} texts and the encoder embed "
             f"{embedded} candidates: {(scored + embedded) / cold:.1f} texts/s over the whole command"
         )
-        print("a rule's count: words whose first-ranked synonym it rejected (a word whose first synonym another rule rejected counts there)")
+        print(
+            "a rule's count: words whose first-ranked synonym it rejected (a word whose first synonym another rule rejected counts there)"
+        )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,21 @@ CONFIGURATIONS = {"fp32": [], "int8": ["--int8"]}
 
 def run_cost(out: Path, extra: list[str], limit: int | None, batch_size: int) -> dict:
     """report.json's `cost` of one fresh `robustqa eval` of the held-out file."""
-    command = [*robustqa_command(), "eval", str(MODEL), "--clean", str(DATA), "--output-dir", str(out), "--quiet",
-               "--device", "cpu", "--batch-size", str(batch_size), *extra]
+    command = [
+        *robustqa_command(),
+        "eval",
+        str(MODEL),
+        "--clean",
+        str(DATA),
+        "--output-dir",
+        str(out),
+        "--quiet",
+        "--device",
+        "cpu",
+        "--batch-size",
+        str(batch_size),
+        *extra,
+    ]
     if limit:
         command += ["--limit", str(limit)]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -56,26 +69,37 @@ def main() -> None:
         import torch
 
         bare = BareForward(args.batch_size, args.limit)
-        print(f"{MODEL.name} on {DATA.name} ({args.limit or 'all'} questions, {bare.windows} windows), batch {args.batch_size}, "
-              f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"{MODEL.name} on {DATA.name} ({args.limit or 'all'} questions, {bare.windows} windows), batch {args.batch_size}, "
+            f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         costs: dict[str, list[dict]] = {name: [] for name in CONFIGURATIONS}
         bare_rates: list[float] = []
         for rep in range(args.repeats):
             for name, extra in CONFIGURATIONS.items():
                 costs[name].append(run_cost(work / f"{name}-{rep}", extra, args.limit, args.batch_size))
             bare_rates.append(bare.windows / bare.run())
-            print(f"  round {rep + 1}: " + ", ".join(f"{name} {c[-1]['windows_per_second']:.1f} windows/s" for name, c in costs.items())
-                  + f", bare fp32 loop {bare_rates[-1]:.1f} windows/s", flush=True)
+            print(
+                f"  round {rep + 1}: "
+                + ", ".join(f"{name} {c[-1]['windows_per_second']:.1f} windows/s" for name, c in costs.items())
+                + f", bare fp32 loop {bare_rates[-1]:.1f} windows/s",
+                flush=True,
+            )
         first = costs["fp32"][0]
         print()
         print(f"device: {first['device']} ({first['device_name']}); parameters: {first['parameters']:,}")
-        print(f"{'configuration':<15} {'questions':>9} {'windows':>8} {'windows/s (forward passes)':>28} {'ms/question (whole predict)':>29} {'vs bare fp32 loop':>18}")
+        print(
+            f"{'configuration':<15} {'questions':>9} {'windows':>8} {'windows/s (forward passes)':>28} {'ms/question (whole predict)':>29} {'vs bare fp32 loop':>18}"
+        )
         bare_median = statistics.median(bare_rates)
         for name, runs in costs.items():
             rates = [c["windows_per_second"] for c in runs]
             per_question = [c["ms_per_question"] for c in runs]
-            print(f"robustqa {name:<6} {runs[0]['questions']:>9} {runs[0]['windows']:>8} {spread(rates):>28} {spread(per_question):>29} "
-                  f"{statistics.median(rates) / bare_median:>17.2f}x")
+            print(
+                f"robustqa {name:<6} {runs[0]['questions']:>9} {runs[0]['windows']:>8} {spread(rates):>28} {spread(per_question):>29} "
+                f"{statistics.median(rates) / bare_median:>17.2f}x"
+            )
         print(f"{'bare fp32 loop':<15} {'':>9} {bare.windows:>8} {spread(bare_rates):>28} {'':>29} {1.0:>17.2f}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -26,12 +26,18 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", default=str(REPO.parent / "shared" / "squad" / "squad2-dev-half.json"))
-    parser.add_argument("--recipe", action="append", help="recipe version, repeatable (default: every registered one without a language model)")
+    parser.add_argument(
+        "--recipe",
+        action="append",
+        help="recipe version, repeatable (default: every registered one without a language model)",
+    )
     args = parser.parse_args()
     specs = args.recipe or [r.ident for r in perturbations.list_recipes() if not r.prepares]
     dataset = load_squad(args.input, check_answers=True)
     print(f"input: {args.input} ({len(dataset):,} questions), seed 13, one process, warm lexicon cache")
-    print(f"{'recipe':20s} {'changed':>16s} {'substitutions':>13s} {'per changed':>11s} {'seconds':>8s}  gates that left most words alone (words)")
+    print(
+        f"{'recipe':20s} {'changed':>16s} {'substitutions':>13s} {'per changed':>11s} {'seconds':>8s}  gates that left most words alone (words)"
+    )
     for spec in specs:
         recipe = perturbations.get_recipe(spec)
         build_dataset(dataset, recipe, seed=13)  # warm-up: fills the lexicon cache for this recipe
@@ -40,10 +46,17 @@ def main() -> None:
         seconds = time.perf_counter() - started
         share = 100 * summary.changed / summary.questions
         rejected = summary.gate_counts().get("rejected", {})
-        top = ", ".join(f"{reason} {count:,}" for reason, count in sorted(rejected.items(), key=lambda x: -x[1])[:5]) or "(no gates)"
+        top = (
+            ", ".join(f"{reason} {count:,}" for reason, count in sorted(rejected.items(), key=lambda x: -x[1])[:5])
+            or "(no gates)"
+        )
         per = summary.substitutions / max(summary.changed, 1)
-        print(f"{spec:20s} {summary.changed:7,d} ({share:5.1f}%) {summary.substitutions:13,d} {per:11.2f} {seconds:8.1f}  {top}")
-    print("changed: questions whose question (or, for context recipes, paragraph) differs; contexts count once per question")
+        print(
+            f"{spec:20s} {summary.changed:7,d} ({share:5.1f}%) {summary.substitutions:13,d} {per:11.2f} {seconds:8.1f}  {top}"
+        )
+    print(
+        "changed: questions whose question (or, for context recipes, paragraph) differs; contexts count once per question"
+    )
 
 
 if __name__ == "__main__":

@@ -23,7 +23,9 @@ def questions_changed(questions: list[tuple[str, str, str]], threshold: float, s
     from perturbations import get_recipe
 
     recipe = get_recipe("qads@1.1", threshold=threshold)
-    changed = sum(bool(recipe.perturb(q, seed=seed, key=qid, wsd_context=ctx).substitutions) for qid, q, ctx in questions)
+    changed = sum(
+        bool(recipe.perturb(q, seed=seed, key=qid, wsd_context=ctx).substitutions) for qid, q, ctx in questions
+    )
     return changed / len(questions)
 
 
@@ -37,12 +39,20 @@ def main() -> None:
     thresholds = [float(t) for t in args.thresholds.split(",")]
     sentences = load(args.wsd_dir)
     questions = question_rows(args.input)
-    print(f"recipe qads@1.1, threshold overridden; {len(sentences)} SemEval-2007 sentences; {len(questions):,} questions of {args.input.name}")
-    print(f"{'threshold':>9}  {'sense precision':>15}  {'subs/sentence on annotated words':>32}  {'questions changed':>17}")
+    print(
+        f"recipe qads@1.1, threshold overridden; {len(sentences)} SemEval-2007 sentences; {len(questions):,} questions of {args.input.name}"
+    )
+    print(
+        f"{'threshold':>9}  {'sense precision':>15}  {'subs/sentence on annotated words':>32}  {'questions changed':>17}"
+    )
     for threshold in thresholds:
-        result = sense_precision(sentences, perturb_records(sentences, "qads@1.1", "engine", args.seed, {"threshold": threshold}))
+        result = sense_precision(
+            sentences, perturb_records(sentences, "qads@1.1", "engine", args.seed, {"threshold": threshold})
+        )
         share = questions_changed(questions, threshold, args.seed)
-        print(f"{threshold:>9.2f}  {100 * result['sense_precision']:>14.1f}%  {result['subs_per_sentence_on_instances']:>32.3f}  {100 * share:>16.1f}%")
+        print(
+            f"{threshold:>9.2f}  {100 * result['sense_precision']:>14.1f}%  {result['subs_per_sentence_on_instances']:>32.3f}  {100 * share:>16.1f}%"
+        )
 
 
 if __name__ == "__main__":

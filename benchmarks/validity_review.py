@@ -36,7 +36,23 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from _common import HALF, REPO, RULES, SEED, SHARED, Question, build_changed, changed_questions, load_questions, read_jsonl, recorded, reserved_for_review, sentence_at, wilson, write_jsonl
+from _common import (
+    HALF,
+    REPO,
+    RULES,
+    SEED,
+    SHARED,
+    Question,
+    build_changed,
+    changed_questions,
+    load_questions,
+    read_jsonl,
+    recorded,
+    reserved_for_review,
+    sentence_at,
+    wilson,
+    write_jsonl,
+)
 
 JUDGED = SHARED / "validity" / "judged-pairs-v1.jsonl"
 REVIEWS = REPO / "studies" / "validity"
@@ -44,7 +60,7 @@ NLPAUG = "nlpaug SynonymAug(aug_src=wordnet)"
 
 
 def parse_setting(text: str) -> tuple[str, str, dict[str, Any]]:
-    """"name=recipe[:key=value,...]" -> (name, recipe, overrides)."""
+    """ "name=recipe[:key=value,...]" -> (name, recipe, overrides)."""
     name, _, spec = text.partition("=")
     recipe, _, rest = spec.partition(":")
     overrides = {}
@@ -91,7 +107,10 @@ def judged_items(folder: Path) -> dict[tuple[str, str], tuple[str, dict[str, Any
     """(question id, perturbed text) -> (item, its judgment, None while not judged) of one review folder."""
     sheet = {row["item"]: row for path in folder.glob("sheet-*.jsonl") for row in read_jsonl(path)}
     judged = {row["item"]: row for path in folder.glob("judgments-*.jsonl") for row in read_jsonl(path)}
-    return {(row["id"], sheet[row["item"]]["perturbed"]): (row["item"], judged.get(row["item"])) for row in read_jsonl(folder / "key.jsonl")}
+    return {
+        (row["id"], sheet[row["item"]]["perturbed"]): (row["item"], judged.get(row["item"]))
+        for row in read_jsonl(folder / "key.jsonl")
+    }
 
 
 def earlier_judgments() -> dict[tuple[str, str], tuple[str, str, dict[str, Any]]]:
@@ -121,7 +140,9 @@ def make_sheet(args: argparse.Namespace) -> None:
     first = settings[0][0]
     # --first-on K: a slow first setting (model rules) is built on the first K shuffled ids only, so the pool
     # is drawn the same way but its coverage is measured elsewhere (benchmarks/lm_build.py)
-    built[first], records[first] = build_changed(settings[0][1], settings[0][2], set(eligible[: args.first_on]) if args.first_on else None)
+    built[first], records[first] = build_changed(
+        settings[0][1], settings[0][2], set(eligible[: args.first_on]) if args.first_on else None
+    )
     coverage[first] = None if args.first_on else len(built[first]) / len(questions)
     # the pool: the shortest prefix of the shuffled ids in which the first setting changed --n questions
     seen = 0
@@ -133,7 +154,9 @@ def make_sheet(args: argparse.Namespace) -> None:
             break
     else:
         if args.first_on:
-            raise SystemExit(f"the first {args.first_on} ids hold only {seen} questions {first} changes; raise --first-on")
+            raise SystemExit(
+                f"the first {args.first_on} ids hold only {seen} questions {first} changes; raise --first-on"
+            )
     for name, recipe, overrides in settings[1:]:
         # --pool-only: slow settings (a language model) are built on the pool alone; their coverage is
         # then measured elsewhere (benchmarks/lm_build.py)
@@ -176,7 +199,9 @@ def attacked_questions(path: Path) -> dict[str, str]:
     return changed_questions(json.loads(path.read_text(encoding="utf-8")))
 
 
-def write_review(folder: Path, items: dict[tuple[str, str], list[str]], questions: dict[str, Question], seed: int, parts: int) -> list[dict[str, Any]]:
+def write_review(
+    folder: Path, items: dict[tuple[str, str], list[str]], questions: dict[str, Question], seed: int, parts: int
+) -> list[dict[str, Any]]:
     """Shuffle the (question id, perturbed text) items, write RULES, the sheets (one per reviewer) and the
     key; return the sheet rows."""
     order = sorted(items)
@@ -240,8 +265,16 @@ def make_attack_sheet(args: argparse.Namespace) -> None:
         earlier = earlier_judgments()
         for pair in [p for p in items if p in earlier]:
             review, item, judgment = earlier[pair]
-            reused.append({"id": pair[0], "perturbed": pair[1], "tools": items.pop(pair), "review": review, "item": item,
-                           **{k: judgment[k] for k in ("same_meaning", "fluency", "note")}})
+            reused.append(
+                {
+                    "id": pair[0],
+                    "perturbed": pair[1],
+                    "tools": items.pop(pair),
+                    "review": review,
+                    "item": item,
+                    **{k: judgment[k] for k in ("same_meaning", "fluency", "note")},
+                }
+            )
         print(f"{len(reused)} of them judged blind in an earlier review: their judgments are reused (reused.jsonl)")
     sheet = write_review(folder, items, questions, args.seed, args.parts) if items else []
     if reused:
@@ -279,7 +312,10 @@ def _row(label: str, judged: list[dict[str, Any]], coverage: float | None) -> st
     )
 
 
-_HEADER = ["| setting | judged | same meaning | natural / awkward / broken | questions changed (of 6,078) |", "|---|---|---|---|---|"]
+_HEADER = [
+    "| setting | judged | same meaning | natural / awkward / broken | questions changed (of 6,078) |",
+    "|---|---|---|---|---|",
+]
 
 
 def shared_v1_table() -> str:
@@ -288,7 +324,12 @@ def shared_v1_table() -> str:
     tools = sorted({r["tool"] for r in rows}, key=lambda t: (not t.startswith("robustqa"), t))
     lines = [_row(tool, [r for r in rows if r["tool"] == tool], None) for tool in tools]
     return "\n".join(
-        [f"`../shared/validity/{JUDGED.name}` (the earlier blind review of qads@1.1, recomputed):", "", *_HEADER, *lines]
+        [
+            f"`../shared/validity/{JUDGED.name}` (the earlier blind review of qads@1.1, recomputed):",
+            "",
+            *_HEADER,
+            *lines,
+        ]
     )
 
 
@@ -311,20 +352,25 @@ def review_table(name: str) -> str | None:
     tools = list(meta["settings"]) + ([NLPAUG] if meta["nlpaug"] else [])
     lines = []
     for tool in tools:
-        judged = [judgments[item] for item, k in key.items() if tool in k["tools"]] + [r for r in reused if tool in r["tools"]]
+        judged = [judgments[item] for item, k in key.items() if tool in k["tools"]] + [
+            r for r in reused if tool in r["tools"]
+        ]
         if tool == NLPAUG:
             label = tool
         else:
             setting = meta["settings"][tool]
             extra = ",".join(f"{k}={v}" for k, v in setting["overrides"].items())
-            label = (tool if setting["recipe"] == tool else f"{tool}: {setting['recipe']}") + (f" {extra}" if extra else "")
+            label = (tool if setting["recipe"] == tool else f"{tool}: {setting['recipe']}") + (
+                f" {extra}" if extra else ""
+            )
         lines.append(_row(label, judged, meta["coverage"].get(tool)))
     intro = meta.get("description") or (
-            f"Review `{name}`: {meta['items']} items from a random pool of {meta['pool']} questions of "
-            f"{meta['source']} (pool seed {meta['pool_seed']}, build seed {meta['build_seed']}; ids outside "
-            "judged-pairs-v1 and in the half reserved for review), tool hidden, rules in "
-            f"`studies/validity/{name}/RULES.md`; sheets, key and judgments in that folder. "
-            f"nlpaug ran on the questions `{meta['first_setting']}` changed. Intervals: 95% Wilson.")
+        f"Review `{name}`: {meta['items']} items from a random pool of {meta['pool']} questions of "
+        f"{meta['source']} (pool seed {meta['pool_seed']}, build seed {meta['build_seed']}; ids outside "
+        "judged-pairs-v1 and in the half reserved for review), tool hidden, rules in "
+        f"`studies/validity/{name}/RULES.md`; sheets, key and judgments in that folder. "
+        f"nlpaug ran on the questions `{meta['first_setting']}` changed. Intervals: 95% Wilson."
+    )
     return "\n".join(
         [
             intro,
@@ -336,7 +382,13 @@ def review_table(name: str) -> str | None:
 
 
 def score(args: argparse.Namespace) -> None:
-    names = [args.name] if args.name else sorted(p.name for p in REVIEWS.iterdir() if (p / "meta.json").exists() and (p / "key.jsonl").exists()) if REVIEWS.exists() else []
+    names = (
+        [args.name]
+        if args.name
+        else sorted(p.name for p in REVIEWS.iterdir() if (p / "meta.json").exists() and (p / "key.jsonl").exists())
+        if REVIEWS.exists()
+        else []
+    )
     tables = [shared_v1_table()] + [t for t in (review_table(n) for n in names) if t is not None]
     print("\n\n".join(tables))
 
@@ -346,21 +398,51 @@ def main() -> None:
     sub = ap.add_subparsers(dest="command", required=True)
     s = sub.add_parser("sheet", help="draw the sample and write the blind sheets and the key")
     s.add_argument("--name", required=True)
-    s.add_argument("--setting", action="append", required=True, help="NAME=RECIPE[:key=value,...]; the first is the default")
+    s.add_argument(
+        "--setting", action="append", required=True, help="NAME=RECIPE[:key=value,...]; the first is the default"
+    )
     s.add_argument("--n", type=int, default=160, help="items of the first setting to judge")
     s.add_argument("--seed", type=int, default=2026)
     s.add_argument("--parts", type=int, default=3)
     s.add_argument("--no-nlpaug", action="store_true")
-    s.add_argument("--pool-only", action="store_true", help="build the settings after the first on the pool's questions only (no coverage)")
-    s.add_argument("--first-on", type=int, default=None, metavar="K", help="build the first setting on the first K shuffled ids only (no coverage)")
+    s.add_argument(
+        "--pool-only",
+        action="store_true",
+        help="build the settings after the first on the pool's questions only (no coverage)",
+    )
+    s.add_argument(
+        "--first-on",
+        type=int,
+        default=None,
+        metavar="K",
+        help="build the first setting on the first K shuffled ids only (no coverage)",
+    )
     a = sub.add_parser("attack-sheet", help="a blind sheet of the questions attacks flipped")
     a.add_argument("--name", required=True)
-    a.add_argument("--attack", action="append", default=[], metavar="LABEL=ADVERSARIAL_JSON", help="an attack's adversarial.json (attack.json beside it)")
-    a.add_argument("--pool", help="attack_strength.py's pool file (studies/validity/attack-pool.jsonl): its questions not judged before")
+    a.add_argument(
+        "--attack",
+        action="append",
+        default=[],
+        metavar="LABEL=ADVERSARIAL_JSON",
+        help="an attack's adversarial.json (attack.json beside it)",
+    )
+    a.add_argument(
+        "--pool",
+        help="attack_strength.py's pool file (studies/validity/attack-pool.jsonl): its questions not judged before",
+    )
     a.add_argument("--pool-recipe", default="qads@2.0", help="the recipe the pool's attacks searched")
     a.add_argument("--after", help="the earlier review of part of the pool: its items are left out")
-    a.add_argument("--n", type=int, default=None, help="draw this many of each attack's flipped questions at random (--seed) instead of all")
-    a.add_argument("--reuse", action="store_true", help="items judged in an earlier review keep that judgment (not put on the sheet)")
+    a.add_argument(
+        "--n",
+        type=int,
+        default=None,
+        help="draw this many of each attack's flipped questions at random (--seed) instead of all",
+    )
+    a.add_argument(
+        "--reuse",
+        action="store_true",
+        help="items judged in an earlier review keep that judgment (not put on the sheet)",
+    )
     a.add_argument("--description", required=True, help="what the review holds (recorded with its figures)")
     a.add_argument("--seed", type=int, default=2028)
     a.add_argument("--parts", type=int, default=1)

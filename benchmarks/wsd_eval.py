@@ -54,13 +54,19 @@ def all_words_accuracy(sentences: list[Sentence]) -> dict[str, float]:
 
 
 DEFAULT_RECIPES = (
-    "qads@1.1", "qads@2.0", "qads-strict@2.0", "qads-strictest@2.0", "qads-loose@2.0", "qads@2.0:max_substitutions=3",
-    "qads@2.1", "qads@2.1:max_substitutions=3",
+    "qads@1.1",
+    "qads@2.0",
+    "qads-strict@2.0",
+    "qads-strictest@2.0",
+    "qads-loose@2.0",
+    "qads@2.0:max_substitutions=3",
+    "qads@2.1",
+    "qads@2.1:max_substitutions=3",
 )
 
 
 def parse_recipe(text: str) -> tuple[str, dict[str, Any]]:
-    """"NAME[@VERSION][:key=value,...]" -> (recipe spec, overrides with numbers read as numbers)."""
+    """ "NAME[@VERSION][:key=value,...]" -> (recipe spec, overrides with numbers read as numbers)."""
     spec, _, rest = text.partition(":")
     overrides: dict[str, Any] = {}
     for part in filter(None, rest.split(",")):
@@ -77,7 +83,9 @@ def parse_recipe(text: str) -> tuple[str, dict[str, Any]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wsd-dir", type=Path, default=REPO.parent / "shared" / "wsd")
-    ap.add_argument("--recipe", action="append", help=f"NAME[:key=value,...], repeatable (default: {', '.join(DEFAULT_RECIPES)})")
+    ap.add_argument(
+        "--recipe", action="append", help=f"NAME[:key=value,...], repeatable (default: {', '.join(DEFAULT_RECIPES)})"
+    )
     ap.add_argument("--via", choices=("cli", "engine"), default="cli")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--wrong", default="qads@2.0", help="the recipe whose wrong substitutions are listed")
@@ -89,7 +97,9 @@ def main() -> None:
     for m, a in acc.items():
         print(f"    {m:22s} {100 * a:5.1f}%")
     print(f"(b) sense precision of recipes, {len(sentences)} sentences (seed {args.seed}):")
-    print(f"    {'recipe':34s} {'via':6s} {'subs':>5s} {'on annotated':>12s} {'sense precision':>15s} {'synset precision':>16s} {'subs/sentence on annotated':>26s}")
+    print(
+        f"    {'recipe':34s} {'via':6s} {'subs':>5s} {'on annotated':>12s} {'sense precision':>15s} {'synset precision':>16s} {'subs/sentence on annotated':>26s}"
+    )
     wrong: list[str] = []
     for text in args.recipe or DEFAULT_RECIPES:
         spec, overrides = parse_recipe(text)
@@ -101,7 +111,9 @@ def main() -> None:
         )
         if text == args.wrong:
             wrong = res["wrong_examples"]
-    print("    sense precision: the replacement is a lemma of a gold synset; synset precision: the chosen synset is a gold one")
+    print(
+        "    sense precision: the replacement is a lemma of a gold synset; synset precision: the chosen synset is a gold one"
+    )
     for w in wrong:
         print(f"    wrong ({args.wrong}): {w}")
 

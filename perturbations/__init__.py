@@ -86,4 +86,6 @@ def search_space(
     counts). `Recipe.perturb` spends its budget on exactly this space; `apply_edits(space, {index:
     replacement})` writes a chosen set of edits as `perturb` would."""
     chosen = get_recipe(recipe) if isinstance(recipe, str) else recipe
-    return chosen.search_space(text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
+    return chosen.search_space(
+        text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with
+    )

@@ -62,14 +62,33 @@ from perturbations.transformation import Budget, VettedSynonyms, WordNetSynonyms
 def constraints_1_1(pos: tuple[str, ...] = ("n", "v", "a", "r")) -> tuple[Constraint, ...]:
     """The constraints of every 1.1 recipe, in the order their reasons are decided."""
     return (
-        FrozenSpans(), ProtectedWords(), WH, AUXILIARY, PRONOUN, DETERMINER, PREPOSITION, Numbers(), DATE,
-        ProperNouns(), Stopwords(), PartsOfSpeech(pos), TagFitsWord(),
-        NoProperLemma(), NotSelf(), LettersOnly(), Inflectable(), NotOwnForm(), NoUnderscore(),
-        ArticleAgreement(), PossessiveAgreement(),
+        FrozenSpans(),
+        ProtectedWords(),
+        WH,
+        AUXILIARY,
+        PRONOUN,
+        DETERMINER,
+        PREPOSITION,
+        Numbers(),
+        DATE,
+        ProperNouns(),
+        Stopwords(),
+        PartsOfSpeech(pos),
+        TagFitsWord(),
+        NoProperLemma(),
+        NotSelf(),
+        LettersOnly(),
+        Inflectable(),
+        NotOwnForm(),
+        NoUnderscore(),
+        ArticleAgreement(),
+        PossessiveAgreement(),
     )
 
 
-def constraints_2_0(pos: tuple[str, ...] = ("n", "v", "a", "r"), *, strict: bool = False, dominance: int | None = None) -> tuple[Constraint, ...]:
+def constraints_2_0(
+    pos: tuple[str, ...] = ("n", "v", "a", "r"), *, strict: bool = False, dominance: int | None = None
+) -> tuple[Constraint, ...]:
     """The constraints of the 2.0 recipes: those of 1.1, then the validity gates, in the order their
     reasons are decided.
 
@@ -82,15 +101,39 @@ def constraints_2_0(pos: tuple[str, ...] = ("n", "v", "a", "r"), *, strict: bool
     synonym's dominant sense is required (`dominance`: or that many tagged uses in the sense; 0: none).
     """
     position = [
-        FrozenSpans(), ProtectedWords(), WH, AUXILIARY, PRONOUN, DETERMINER, PREPOSITION, Numbers(), DATE,
-        ProperNouns(), Stopwords(), PartsOfSpeech(pos), TagFitsWord(), KnownLemma(),
-        QuotedTerm(), FixedTerm(), NounCompound(), PhrasalVerb(), UncertainTag(1.0), NounAsVerb(), GeneralVerb(5.5),
+        FrozenSpans(),
+        ProtectedWords(),
+        WH,
+        AUXILIARY,
+        PRONOUN,
+        DETERMINER,
+        PREPOSITION,
+        Numbers(),
+        DATE,
+        ProperNouns(),
+        Stopwords(),
+        PartsOfSpeech(pos),
+        TagFitsWord(),
+        KnownLemma(),
+        QuotedTerm(),
+        FixedTerm(),
+        NounCompound(),
+        PhrasalVerb(),
+        UncertainTag(1.0),
+        NounAsVerb(),
+        GeneralVerb(5.5),
     ]
     if strict:
         position += [NoAdverbs(), ComplementPreposition(), ParagraphTerm()]
     lexical = [NoProperLemma(), NotSelf(), LettersOnly(), Inflectable(), NotOwnForm(), NoUnderscore()]
     synonym: list[Constraint] = [
-        SingleWord(), Register(), Abbreviation(), FunctionWord(), NumberAgreement(), Countability(), FrameSuperset(),
+        SingleWord(),
+        Register(),
+        Abbreviation(),
+        FunctionWord(),
+        NumberAgreement(),
+        Countability(),
+        FrameSuperset(),
         Rarity(floor=2.5, max_drop=2.0),
     ]
     if strict:
@@ -119,27 +162,43 @@ _SIGDEL = (
 )
 
 QADS_1_1 = Recipe(
-    name="qads", version="1.1", fields=frozenset({"question"}), citation=_QADS,
+    name="qads",
+    version="1.1",
+    fields=frozenset({"question"}),
+    citation=_QADS,
     description="questions: content words (nouns, verbs, adjectives, adverbs) -> WordNet synonyms",
-    transformation=WordNetSynonyms(), constraints=constraints_1_1(), budget=Budget(),
+    transformation=WordNetSynonyms(),
+    constraints=constraints_1_1(),
+    budget=Budget(),
 )
 QADS_NOUNS_1_1 = Recipe(
-    name="qads-nouns", version="1.1", fields=frozenset({"question"}), citation=_SIGDEL,
+    name="qads-nouns",
+    version="1.1",
+    fields=frozenset({"question"}),
+    citation=_SIGDEL,
     description="questions: nouns only -> WordNet synonyms",
-    transformation=WordNetSynonyms(), constraints=constraints_1_1(pos=("n",)), budget=Budget(),
+    transformation=WordNetSynonyms(),
+    constraints=constraints_1_1(pos=("n",)),
+    budget=Budget(),
 )
 CONTEXT_1_1 = Recipe(
-    name="context", version="1.1", fields=frozenset({"context"}),
+    name="context",
+    version="1.1",
+    fields=frozenset({"context"}),
     citation=_QADS + " Applied to contexts instead of questions; answer spans are frozen.",
     description="contexts only: content words -> WordNet synonyms; answer spans never edited",
-    transformation=WordNetSynonyms(use_context=False), constraints=constraints_1_1(),
+    transformation=WordNetSynonyms(use_context=False),
+    constraints=constraints_1_1(),
     budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
 )
 BOTH_1_1 = Recipe(
-    name="both", version="1.1", fields=frozenset({"question", "context"}),
+    name="both",
+    version="1.1",
+    fields=frozenset({"question", "context"}),
     citation=_QADS + " Applied to questions and contexts; a word gets the same replacement in both.",
     description="questions and contexts: the same word gets the same replacement in both",
-    transformation=WordNetSynonyms(), constraints=constraints_1_1(),
+    transformation=WordNetSynonyms(),
+    constraints=constraints_1_1(),
     budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
 )
 
@@ -159,90 +218,137 @@ _VETTED = (
 _ONE_EDIT = Budget(rate=0.25, min_substitutions=1, max_substitutions=1)
 
 QADS_2_0 = Recipe(
-    name="qads", version="2.0", fields=frozenset({"question"}), citation=_QADS + _GATES_2_0,
+    name="qads",
+    version="2.0",
+    fields=frozenset({"question"}),
+    citation=_QADS + _GATES_2_0,
     description="questions: one content word -> a WordNet synonym that passes the validity gates",
-    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(), budget=_ONE_EDIT,
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=constraints_2_0(),
+    budget=_ONE_EDIT,
 )
 QADS_2_1 = Recipe(
-    name="qads", version="2.1", fields=frozenset({"question"}), citation=_QADS + _GATES_2_0 + _VETTED,
+    name="qads",
+    version="2.1",
+    fields=frozenset({"question"}),
+    citation=_QADS + _GATES_2_0 + _VETTED,
     description="questions: one content word -> a synonym from the vetted table (vetted-1) that passes the 2.0 gates",
-    transformation=VettedSynonyms(table="vetted-1"), constraints=constraints_2_0(), budget=_ONE_EDIT,
+    transformation=VettedSynonyms(table="vetted-1"),
+    constraints=constraints_2_0(),
+    budget=_ONE_EDIT,
 )
 QADS_STRICT_2_0 = Recipe(
-    name="qads-strict", version="2.0", fields=frozenset({"question"}),
+    name="qads-strict",
+    version="2.0",
+    fields=frozenset({"question"}),
     citation=_QADS + _GATES_2_0 + " Strict: validity before coverage (see the recipe's constraints).",
     description="questions: as qads@2.0, with adverbs, selected prepositions, the paragraph's terms, unattested "
     "synonyms and synonyms not mostly used in the sense (unless tagged 10 times in it) left alone",
-    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(strict=True, dominance=10), budget=_ONE_EDIT,
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=constraints_2_0(strict=True, dominance=10),
+    budget=_ONE_EDIT,
 )
 QADS_STRICTEST_2_0 = Recipe(
-    name="qads-strictest", version="2.0", fields=frozenset({"question"}),
+    name="qads-strictest",
+    version="2.0",
+    fields=frozenset({"question"}),
     citation=_QADS + _GATES_2_0 + " Strictest: as qads-strict, the synonym's dominant sense always required.",
     description="questions: as qads-strict@2.0, the synonym's most frequent sense must be the chosen one; WSD threshold 0.8",
-    transformation=WordNetSynonyms(threshold=0.8), constraints=constraints_2_0(strict=True, dominance=0), budget=_ONE_EDIT,
+    transformation=WordNetSynonyms(threshold=0.8),
+    constraints=constraints_2_0(strict=True, dominance=0),
+    budget=_ONE_EDIT,
 )
 QADS_LOOSE_2_0 = Recipe(
-    name="qads-loose", version="2.0", fields=frozenset({"question"}), citation=_QADS + _GATES_2_0,
+    name="qads-loose",
+    version="2.0",
+    fields=frozenset({"question"}),
+    citation=_QADS + _GATES_2_0,
     description="questions: as qads@2.0, up to two words per question",
-    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(),
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=constraints_2_0(),
     budget=Budget(rate=0.25, min_substitutions=1, max_substitutions=2),
 )
 QADS_NOUNS_2_0 = Recipe(
-    name="qads-nouns", version="2.0", fields=frozenset({"question"}), citation=_SIGDEL + _GATES_2_0,
+    name="qads-nouns",
+    version="2.0",
+    fields=frozenset({"question"}),
+    citation=_SIGDEL + _GATES_2_0,
     description="questions: one noun -> a WordNet synonym that passes the validity gates",
-    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(pos=("n",)), budget=_ONE_EDIT,
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=constraints_2_0(pos=("n",)),
+    budget=_ONE_EDIT,
 )
 CONTEXT_2_0 = Recipe(
-    name="context", version="2.0", fields=frozenset({"context"}),
+    name="context",
+    version="2.0",
+    fields=frozenset({"context"}),
     citation=_QADS + _GATES_2_0 + " Applied to contexts instead of questions; answer spans are frozen.",
     description="contexts only: content words -> WordNet synonyms that pass the validity gates; answer spans never edited",
-    transformation=WordNetSynonyms(threshold=0.7, use_context=False), constraints=constraints_2_0(),
+    transformation=WordNetSynonyms(threshold=0.7, use_context=False),
+    constraints=constraints_2_0(),
     budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
 )
 BOTH_2_0 = Recipe(
-    name="both", version="2.0", fields=frozenset({"question", "context"}),
+    name="both",
+    version="2.0",
+    fields=frozenset({"question", "context"}),
     citation=_QADS + _GATES_2_0 + " Applied to questions and contexts; a word gets the same replacement in both.",
     description="questions and contexts, validity gates: the same word gets the same replacement in both",
-    transformation=WordNetSynonyms(threshold=0.7), constraints=constraints_2_0(),
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=constraints_2_0(),
     budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),
 )
 
 QADS_LM_2_0 = Recipe(
-    name="qads-lm", version="2.0", fields=frozenset({"question"}),
+    name="qads-lm",
+    version="2.0",
+    fields=frozenset({"question"}),
     citation=_QADS + _GATES_2_0 + " LM: a synonym is written only where a small causal language model "
     "(SmolLM2-135M-Instruct by default), reading the passage sentence nearest the question, finds the edited "
     "question at most 6 nats less likely than the original.",
     description="questions: as qads@2.0, and a small language model must find the edited question about as "
     "likely as the original (opt-in: needs robustqa[lm], minutes on a CPU)",
-    transformation=WordNetSynonyms(threshold=0.7), constraints=(*constraints_2_0(), LanguageModelFit()), budget=_ONE_EDIT,
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=(*constraints_2_0(), LanguageModelFit()),
+    budget=_ONE_EDIT,
 )
 QADS_LM_2_1 = Recipe(
-    name="qads-lm", version="2.1", fields=frozenset({"question"}),
+    name="qads-lm",
+    version="2.1",
+    fields=frozenset({"question"}),
     citation=_QADS + _GATES_2_0 + " LM 2.1: a synonym is written only where a sentence encoder (all-MiniLM-L6-v2 by "
     "default) finds the edited question at least 0.92 cosine-similar to the original, and a small causal language "
     "model (SmolLM2-135M-Instruct by default), reading the passage sentence nearest the question, finds it at most "
     "6 nats less likely than the original.",
     description="questions: as qads-lm@2.0, and a sentence encoder must find the edited question close in meaning to "
     "the original (opt-in: needs robustqa[lm], minutes on a CPU)",
-    transformation=WordNetSynonyms(threshold=0.7), constraints=(*constraints_2_0(), MeaningKept(), LanguageModelFit()), budget=_ONE_EDIT,
+    transformation=WordNetSynonyms(threshold=0.7),
+    constraints=(*constraints_2_0(), MeaningKept(), LanguageModelFit()),
+    budget=_ONE_EDIT,
 )
 QADS_LM_2_2 = Recipe(
-    name="qads-lm", version="2.2", fields=frozenset({"question"}),
+    name="qads-lm",
+    version="2.2",
+    fields=frozenset({"question"}),
     citation=_QADS + _GATES_2_0 + " LM 2.2: as qads-lm@2.1 with the meaning rule at 0.96 cosine instead of 0.92: a "
     "blind review of 2.1 found 6 of its 27 edits below 0.96 changed the meaning, against 3 of 91 above.",
     description="questions: as qads-lm@2.1, the edited question at least 0.96 cosine-similar to the original "
     "(opt-in: needs robustqa[lm], minutes on a CPU)",
     transformation=WordNetSynonyms(threshold=0.7),
-    constraints=(*constraints_2_0(), MeaningKept(meaning_threshold=0.96), LanguageModelFit()), budget=_ONE_EDIT,
+    constraints=(*constraints_2_0(), MeaningKept(meaning_threshold=0.96), LanguageModelFit()),
+    budget=_ONE_EDIT,
 )
 QADS_LM_STRICT_2_1 = Recipe(
-    name="qads-lm-strict", version="2.1", fields=frozenset({"question"}),
+    name="qads-lm-strict",
+    version="2.1",
+    fields=frozenset({"question"}),
     citation=_QADS + _GATES_2_0 + " Strict, with the meaning rule and the language-model rule of qads-lm@2.1: "
     "validity before coverage.",
     description="questions: as qads-strict@2.0, then the meaning and language-model rules of qads-lm@2.1 "
     "(opt-in: needs robustqa[lm], minutes on a CPU)",
     transformation=WordNetSynonyms(threshold=0.7),
-    constraints=(*constraints_2_0(strict=True, dominance=10), MeaningKept(), LanguageModelFit()), budget=_ONE_EDIT,
+    constraints=(*constraints_2_0(strict=True, dominance=10), MeaningKept(), LanguageModelFit()),
+    budget=_ONE_EDIT,
 )
 
 # (recipe, whether it is its name's default version)

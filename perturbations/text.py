@@ -182,10 +182,20 @@ def tag_margin(tokens: tuple[Token, ...], index: int) -> float:
     prev2 = tokens[index - 2].tag if index >= 2 else ("-START-" if index == 1 else "-START2-")
     cur, before, after = normal(index), normal(index - 1), normal(index + 1)
     features = (
-        "bias", "i suffix " + word[-3:], "i pref1 " + (word[0] if word else ""), "i-1 tag " + prev,
-        "i-2 tag " + prev2, "i tag+i-2 tag " + prev + " " + prev2, "i word " + cur,
-        "i-1 tag+i word " + prev + " " + cur, "i-1 word " + before, "i-1 suffix " + before[-3:],
-        "i-2 word " + normal(index - 2), "i+1 word " + after, "i+1 suffix " + after[-3:], "i+2 word " + normal(index + 2),
+        "bias",
+        "i suffix " + word[-3:],
+        "i pref1 " + (word[0] if word else ""),
+        "i-1 tag " + prev,
+        "i-2 tag " + prev2,
+        "i tag+i-2 tag " + prev + " " + prev2,
+        "i word " + cur,
+        "i-1 tag+i word " + prev + " " + cur,
+        "i-1 word " + before,
+        "i-1 suffix " + before[-3:],
+        "i-2 word " + normal(index - 2),
+        "i+1 word " + after,
+        "i+1 suffix " + after[-3:],
+        "i+2 word " + normal(index + 2),
     )
     known = [k for k in map(index_.get, features) if k is not None]
     if not known:

@@ -77,7 +77,9 @@ class WordNetSynonyms(Component):
     threshold: float = 0.8
     use_context: bool = True
     PARAMETERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
-        "wsd": as_str, "threshold": as_float, "use_context": as_bool,
+        "wsd": as_str,
+        "threshold": as_float,
+        "use_context": as_bool,
     }
     REASONS: ClassVar[tuple[str, ...]] = TRANSFORMATION_REASONS
 
@@ -101,7 +103,9 @@ class WordNetSynonyms(Component):
             return "no-candidate"
         senses = tuple(dist)
         sure = [
-            Candidate(word.low, word.tag, word.lemma, word.pos, chosen, name, form, inflected, word.position, senses, conf)
+            Candidate(
+                word.low, word.tag, word.lemma, word.pos, chosen, name, form, inflected, word.position, senses, conf
+            )
             for name, form, inflected in forms
             if (conf := synonym_mass(form, word.tag, dist)) >= self.threshold
         ]
@@ -156,7 +160,16 @@ class VettedSynonyms(WordNetSynonyms):
         ranked = sorted(
             (
                 Candidate(
-                    word.low, word.tag, word.lemma, word.pos, sense, name, form, inflected, word.position, senses,
+                    word.low,
+                    word.tag,
+                    word.lemma,
+                    word.pos,
+                    sense,
+                    name,
+                    form,
+                    inflected,
+                    word.position,
+                    senses,
                     synonym_mass(form, word.tag, dist),
                 )
                 for form, (_p, sense, name, inflected) in found.items()
@@ -187,7 +200,9 @@ class Budget(Component):
     min_substitutions: int = 1
     max_substitutions: int = 3
     PARAMETERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
-        "rate": as_float, "min_substitutions": as_count, "max_substitutions": as_count,
+        "rate": as_float,
+        "min_substitutions": as_count,
+        "max_substitutions": as_count,
     }
 
     def validate(self) -> None:

@@ -45,7 +45,7 @@ def table_names() -> tuple[str, ...]:
     """The packaged tables, by name ("vetted-1", ...)."""
     folder = resources.files("perturbations") / "data"
     names = (p.name for p in folder.iterdir() if p.name.startswith(_PREFIX) and p.name.endswith(".json"))
-    return tuple(sorted("vetted-" + n[len(_PREFIX):-len(".json")] for n in names))
+    return tuple(sorted("vetted-" + n[len(_PREFIX) : -len(".json")] for n in names))
 
 
 @cache
@@ -53,7 +53,7 @@ def vetted_table(name: str) -> VettedTable:
     """A packaged table by name; RecipeParameterError naming the tables there are when it does not exist."""
     if name not in table_names():
         raise RecipeParameterError(f"no vetted synonym table '{name}'; tables: {', '.join(table_names()) or 'none'}")
-    raw = (resources.files("perturbations") / "data" / f"{_PREFIX}{name[len('vetted-'):]}.json").read_bytes()
+    raw = (resources.files("perturbations") / "data" / f"{_PREFIX}{name[len('vetted-') :]}.json").read_bytes()
     document = json.loads(raw)
     pairs = {key: tuple(names) for key, names in document["pairs"].items() if names}
     return VettedTable(name, hashlib.sha256(raw).hexdigest(), document.get("description", ""), pairs)

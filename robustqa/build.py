@@ -53,7 +53,9 @@ class BuildSummary:
     substitutions: int = 0  # substitutions in the written file (question and context edits)
     skipped: tuple[tuple[str, int], ...] = ()  # words left alone, per reason (default variant only)
     seconds: float = 0.0
-    penalised: tuple[tuple[str, int], ...] = ()  # substitutions written that a soft rule penalised, per rule (default variant only)
+    penalised: tuple[
+        tuple[str, int], ...
+    ] = ()  # substitutions written that a soft rule penalised, per rule (default variant only)
     gates: tuple[str, ...] = ()  # the recipe's validity gates (reasons), in recipe order; empty for recipes without
     ranks: tuple[str, ...] = ()  # the recipe's soft rules (reasons), in recipe order
 
@@ -89,7 +91,12 @@ class BuildSummary:
     def to_file_dict(self) -> dict[str, Any]:
         """The reproducible part (no timings), as FORMATS.md specifies it; `gates` only for recipes that
         have validity gates (files of 1.1 recipes are unchanged)."""
-        record: dict[str, Any] = {"questions": self.questions, "changed": self.changed, "substitutions": self.substitutions, "skipped": dict(self.skipped)}
+        record: dict[str, Any] = {
+            "questions": self.questions,
+            "changed": self.changed,
+            "substitutions": self.substitutions,
+            "skipped": dict(self.skipped),
+        }
         gates = self.gate_counts()
         if gates:
             record["gates"] = gates
@@ -165,7 +172,9 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     contexts: list[Perturbation | None] = []
     for k in range(count):
         if edits_context:
-            cp = recipe.perturb(paragraph.context, seed=seed, key=context_key(paragraph.context), frozen_spans=frozen, variant=k)
+            cp = recipe.perturb(
+                paragraph.context, seed=seed, key=context_key(paragraph.context), frozen_spans=frozen, variant=k
+            )
             if k == 0:
                 skipped.update(dict(cp.skipped))
                 penalised.update(dict(cp.penalties))
@@ -173,12 +182,20 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
         else:
             contexts.append(None)
     rewrites = [
-        apply_substitutions(paragraph.context, done.substitutions, where=f"article '{unit.title}', context {context_key(paragraph.context)}") if done is not None else None
+        apply_substitutions(
+            paragraph.context,
+            done.substitutions,
+            where=f"article '{unit.title}', context {context_key(paragraph.context)}",
+        )
+        if done is not None
+        else None
         for done in contexts
     ]
     for done, rw in zip(contexts, rewrites):
         if done is not None and rw is not None and rw.text != done.perturbed:
-            raise SpanIntegrityError(f"article '{unit.title}': the engine's perturbed context differs from its own substitutions")
+            raise SpanIntegrityError(
+                f"article '{unit.title}': the engine's perturbed context differs from its own substitutions"
+            )
 
     # output paragraphs, grouped by context text in order of first appearance: (paragraph fields, questions)
     groups: dict[str, tuple[dict[str, Any], list[Question]]] = {}
@@ -203,7 +220,9 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
                     skipped.update(dict(qp.skipped))
                     penalised.update(dict(qp.penalties))
                 if apply_substitutions(q.question, qp.substitutions, where=where).text != qp.perturbed:
-                    raise SpanIntegrityError(f"{where}: the engine's perturbed question differs from its own substitutions")
+                    raise SpanIntegrityError(
+                        f"{where}: the engine's perturbed question differs from its own substitutions"
+                    )
                 question_text, question_subs = qp.perturbed, qp.substitutions
             else:
                 question_text, question_subs = q.question, ()
@@ -212,7 +231,9 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
             seen.add((context_text, question_text))
             if rw is not None:
                 answers = rewrite_answers(rw, q.answers, where=where)
-                plausible = None if q.plausible_answers is None else rewrite_answers(rw, q.plausible_answers, where=where)
+                plausible = (
+                    None if q.plausible_answers is None else rewrite_answers(rw, q.plausible_answers, where=where)
+                )
             else:
                 answers, plausible = q.answers, q.plausible_answers
             extra: dict[str, Any] = {}
@@ -245,9 +266,17 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     kept = {key: value for key, value in paragraph.extra.items() if key not in _OWN_PARAGRAPH_KEYS}
     if not paragraph.qas:  # keep question-less paragraphs as they were
         groups[paragraph.context] = ({}, [])
-    paragraphs = tuple(paragraph_to_dict(Paragraph(context, tuple(questions), {**own, **kept})) for context, (own, questions) in groups.items())
+    paragraphs = tuple(
+        paragraph_to_dict(Paragraph(context, tuple(questions), {**own, **kept}))
+        for context, (own, questions) in groups.items()
+    )
     summary = BuildSummary(
-        len(paragraph.qas), written, changed, substitutions, tuple(sorted(skipped.items())), penalised=tuple(sorted(penalised.items()))
+        len(paragraph.qas),
+        written,
+        changed,
+        substitutions,
+        tuple(sorted(skipped.items())),
+        penalised=tuple(sorted(penalised.items())),
     )
     return _UnitResult(unit.article, unit.index, paragraphs, summary)
 
@@ -318,7 +347,12 @@ def _run_units(
         return
     chunks = _article_chunks(units, workers)
     for results in perturbations.map_in_workers(
-        _build_chunk, chunks, workers=workers, initializer=_init_worker, initargs=(recipe, seed, variants), warm_up=(recipe,)
+        _build_chunk,
+        chunks,
+        workers=workers,
+        initializer=_init_worker,
+        initargs=(recipe, seed, variants),
+        warm_up=(recipe,),
     ):
         for result in results:
             if progress:
@@ -350,7 +384,9 @@ def build_dataset(
     if workers < 1:
         raise InputError(f"workers must be at least 1, not {workers}")
     if len(dataset) == 0:
-        raise InputError("no questions to perturb", path=dataset.path, hint="give a SQuAD 2.0 file with at least one question")
+        raise InputError(
+            "no questions to perturb", path=dataset.path, hint="give a SQuAD 2.0 file with at least one question"
+        )
     check_unique_ids(dataset)
     started = time.perf_counter()
     signature = build_signature(recipe, seed=seed, variants=variants)

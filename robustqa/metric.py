@@ -217,7 +217,9 @@ def _read_json(path: str | Path, what: str) -> Any:
 
 
 def _mapping(raw: Any, path: str | Path, what: str, value_type: type | tuple[type, ...]) -> dict[str, Any]:
-    if not isinstance(raw, dict) or not all(isinstance(v, value_type) and not isinstance(v, bool) for v in raw.values()):
+    if not isinstance(raw, dict) or not all(
+        isinstance(v, value_type) and not isinstance(v, bool) for v in raw.values()
+    ):
         kind = "text" if value_type is str else "a number"
         raise InputError(f"{what} must map each question id to {kind}", path=str(path))
     return raw
@@ -234,7 +236,9 @@ def evaluate_files(
     predictions = _mapping(_read_json(prediction_file, "prediction file"), prediction_file, "prediction file", str)
     na_probs = None
     if na_prob_file is not None:
-        na_probs = _mapping(_read_json(na_prob_file, "no-answer probability file"), na_prob_file, "no-answer file", (int, float))
+        na_probs = _mapping(
+            _read_json(na_prob_file, "no-answer probability file"), na_prob_file, "no-answer file", (int, float)
+        )
     return evaluate(gold, predictions, na_probs, na_prob_thresh)
 
 
@@ -324,7 +328,9 @@ def evaluate_v1_files(data_file: str | Path, prediction_file: str | Path) -> dic
     return evaluate_v1(gold, predictions)
 
 
-def evaluate_hf_squad_format(predictions: Sequence[Mapping[str, Any]], references: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def evaluate_hf_squad_format(
+    predictions: Sequence[Mapping[str, Any]], references: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
     """Hugging Face `evaluate`'s squad (v1.1) inputs: predictions `{"id", "prediction_text"}`, references
     `{"id", "answers": {"text": [...], "answer_start": [...]}}`; keys `exact_match` and `f1` as that metric's."""
     try:

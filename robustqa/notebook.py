@@ -38,19 +38,27 @@ def execute(run_dir: Path, *, timeout: int = 600) -> Any:
         raise NotebookError(f"the notebook needs {error.name}, which is not installed", hint=NOTEBOOK_EXTRA) from None
     run_dir = Path(run_dir).resolve()
     if not (run_dir / "report.json").is_file():
-        raise InputError("no report.json here (not a finished `robustqa eval` run folder)", path=str(run_dir), hint="give a run folder")
+        raise InputError(
+            "no report.json here (not a finished `robustqa eval` run folder)",
+            path=str(run_dir),
+            hint="give a run folder",
+        )
     notebook = nbformat.read(notebook_path(), as_version=4)
     previous = os.environ.get("ROBUSTQA_RUN")
     os.environ["ROBUSTQA_RUN"] = str(run_dir)  # the kernel inherits it: the notebook reads this run
     try:
-        client = nbclient.NotebookClient(notebook, kernel_name="python3", timeout=timeout, resources={"metadata": {"path": str(run_dir)}})
+        client = nbclient.NotebookClient(
+            notebook, kernel_name="python3", timeout=timeout, resources={"metadata": {"path": str(run_dir)}}
+        )
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
         last = (str(error).strip().splitlines() or ["a cell failed"])[-1]
         raise NotebookError(f"a notebook cell failed: {last}", path=str(run_dir)) from None
     except Exception as error:  # no kernel, a kernel that died: one line, not a traceback
-        raise NotebookError(f"the notebook kernel could not run ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})",
-                            hint="install a Jupyter kernel for this Python (the notebook extra brings ipykernel)") from None
+        raise NotebookError(
+            f"the notebook kernel could not run ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})",
+            hint="install a Jupyter kernel for this Python (the notebook extra brings ipykernel)",
+        ) from None
     finally:
         if previous is None:
             os.environ.pop("ROBUSTQA_RUN", None)
@@ -66,6 +74,8 @@ def to_html(notebook: Any) -> str:
         from nbconvert import HTMLExporter
     except ImportError:
         raise NotebookError("writing the page needs nbconvert, which is not installed", hint=NOTEBOOK_EXTRA) from None
-    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True, embed_images=True)
+    exporter = HTMLExporter(
+        exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True, embed_images=True
+    )
     body, _ = exporter.from_notebook_node(notebook)
     return body

@@ -19,7 +19,9 @@ def check_output_path(path: str | Path) -> None:
     """Fail before any work when the output cannot be written where asked."""
     path = Path(path)
     if not path.parent.is_dir():
-        raise OutputError(f"{path}: folder '{path.parent}' does not exist; create it first or choose another output path")
+        raise OutputError(
+            f"{path}: folder '{path.parent}' does not exist; create it first or choose another output path"
+        )
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give a file name for the output")
 
@@ -32,7 +34,9 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     try:
         handle, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as error:
-        raise OutputError(f"{path}: cannot write in folder '{folder}' ({error.strerror}); choose another output path") from None
+        raise OutputError(
+            f"{path}: cannot write in folder '{folder}' ({error.strerror}); choose another output path"
+        ) from None
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)

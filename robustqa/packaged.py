@@ -37,7 +37,9 @@ class PackagedSet:
     def _path(self, name: str) -> Path:
         path = Path(str(resources.files("robustqa") / "data" / self.folder / name))
         if not path.is_file():
-            raise InputError(f"the packaged set {self.ident} is missing its file {name}", path=str(path), hint="reinstall robustqa")
+            raise InputError(
+                f"the packaged set {self.ident} is missing its file {name}", path=str(path), hint="reinstall robustqa"
+            )
         return path
 
     @property

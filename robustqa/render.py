@@ -83,9 +83,12 @@ def _numeric(raw: Any, text: str) -> bool:
     return bool(_NUMBER.match(text.strip())) or text.strip() == "–"
 
 
-def fitting_columns(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width: int) -> tuple[list[str], list[str]]:
+def fitting_columns(
+    rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width: int
+) -> tuple[list[str], list[str]]:
     """The columns (in order) whose whole words fit in `width` terminal columns, dropping from the end (the
     first two always stay); and those left out. A column is as wide as its longest header line or cell."""
+
     def needed(column: str) -> int:
         return max([len(line) for line in column.split("\n")] + [len(cell(row.get(column))) for row in rows]) + 3
 

@@ -52,12 +52,16 @@ def apply_substitutions(text: str, substitutions: Sequence[Substitution], *, whe
     ordered = tuple(sorted(substitutions, key=lambda s: (s.start, s.end)))
     for before, after in zip(ordered, ordered[1:]):
         if after.start < before.end:
-            raise SpanIntegrityError(f"{where}: edits overlap at characters {after.start}-{before.end} ({before.original!r}, {after.original!r})")
+            raise SpanIntegrityError(
+                f"{where}: edits overlap at characters {after.start}-{before.end} ({before.original!r}, {after.original!r})"
+            )
     pieces: list[str] = []
     cursor = len(text)
     for sub in reversed(ordered):
         if not (0 <= sub.start <= sub.end <= len(text)) or text[sub.start : sub.end] != sub.original:
-            raise SpanIntegrityError(f"{where}: edit {sub.original!r} -> {sub.replacement!r} is not at characters {sub.start}-{sub.end}")
+            raise SpanIntegrityError(
+                f"{where}: edit {sub.original!r} -> {sub.replacement!r} is not at characters {sub.start}-{sub.end}"
+            )
         pieces.append(text[sub.end : cursor])
         pieces.append(sub.replacement)
         cursor = sub.start
@@ -66,7 +70,9 @@ def apply_substitutions(text: str, substitutions: Sequence[Substitution], *, whe
     shifts, total = [], 0
     for sub in ordered:
         if sub.new_start != sub.start + total or sub.new_end != sub.new_start + len(sub.replacement):
-            raise SpanIntegrityError(f"{where}: edit {sub.original!r} -> {sub.replacement!r} has new offsets {sub.new_start}-{sub.new_end}, expected {sub.start + total}-{sub.start + total + len(sub.replacement)}")
+            raise SpanIntegrityError(
+                f"{where}: edit {sub.original!r} -> {sub.replacement!r} has new offsets {sub.new_start}-{sub.new_end}, expected {sub.start + total}-{sub.start + total + len(sub.replacement)}"
+            )
         total += len(sub.replacement) - (sub.end - sub.start)
         shifts.append(total)
     return Rewrite(text, new_text, ordered, tuple(s.end for s in ordered), tuple(shifts))
@@ -77,13 +83,19 @@ def rewrite_answers(rewrite: Rewrite, answers: Sequence[Answer], *, where: str) 
     moved = []
     for answer in answers:
         if not answer_matches(rewrite.original, answer):
-            raise SpanIntegrityError(f"{where}: answer {answer.text!r} is not at {answer.answer_start} of the original context")
+            raise SpanIntegrityError(
+                f"{where}: answer {answer.text!r} is not at {answer.answer_start} of the original context"
+            )
         end = answer.answer_start + len(answer.text)
         hit = rewrite.touches(answer.answer_start, end) if answer.text else None
         if hit is not None:
-            raise SpanIntegrityError(f"{where}: the edit {hit.original!r} -> {hit.replacement!r} falls inside the answer {answer.text!r}")
+            raise SpanIntegrityError(
+                f"{where}: the edit {hit.original!r} -> {hit.replacement!r} falls inside the answer {answer.text!r}"
+            )
         new = Answer(answer.text, rewrite.shift(answer.answer_start))
         if not answer_matches(rewrite.text, new):
-            raise SpanIntegrityError(f"{where}: answer {answer.text!r} does not match the rewritten context at {new.answer_start}")
+            raise SpanIntegrityError(
+                f"{where}: answer {answer.text!r} does not match the rewritten context at {new.answer_start}"
+            )
         moved.append(new)
     return tuple(moved)

@@ -108,11 +108,40 @@ class Schema:
 # A built file: the recipe and its parameters, the build's own settings.
 BUILD = Schema("build", ("recipe", RECIPE_PARAMETERS, "variants", "seed", "wordnet"))
 # An evaluation run: the data, the shift, the models, what changes answers, the bootstrap.
-RUN = Schema("run", ("clean", "perturbed", "recipe", "rules", "validated", "limit", "models", INFERENCE_SETTINGS, "na_prob_thresh", "bootstrap", "seed"))
+RUN = Schema(
+    "run",
+    (
+        "clean",
+        "perturbed",
+        "recipe",
+        "rules",
+        "validated",
+        "limit",
+        "models",
+        INFERENCE_SETTINGS,
+        "na_prob_thresh",
+        "bootstrap",
+        "seed",
+    ),
+)
 # An attack: the recipe and its parameters, the target, the input, the search, what changes answers.
 ATTACK = Schema(
     "attack",
-    ("attack", RECIPE_PARAMETERS, "target", "input", "limit", "budget", "max_edits", "beam", "penalised", "flip_margin", "seed", INFERENCE_SETTINGS, "wordnet"),
+    (
+        "attack",
+        RECIPE_PARAMETERS,
+        "target",
+        "input",
+        "limit",
+        "budget",
+        "max_edits",
+        "beam",
+        "penalised",
+        "flip_margin",
+        "seed",
+        INFERENCE_SETTINGS,
+        "wordnet",
+    ),
 )
 # An imported shift (AddSent, SQuAD-Shifts, ...): the set and its input file.
 IMPORT = Schema("import", ("shift", "input"))

@@ -156,11 +156,15 @@ def read_json_input(path: str | Path, *, hint: str) -> tuple[Any, bytes]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text (a binary file? {error.reason} at byte {error.start})", path=str(path), hint=hint) from None
+        raise InputError(
+            f"not UTF-8 text (a binary file? {error.reason} at byte {error.start})", path=str(path), hint=hint
+        ) from None
     try:
         return json.loads(text), data
     except json.JSONDecodeError as error:
-        raise InputError(f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})", path=str(path), hint=hint) from None
+        raise InputError(
+            f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})", path=str(path), hint=hint
+        ) from None
 
 
 def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]:
@@ -169,10 +173,20 @@ def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]
     out = []
     for item in raw:
         if not isinstance(item, dict) or "text" not in item or "answer_start" not in item:
-            raise InputError(f"each of '{key}' needs 'text' and 'answer_start'", path=path, where=where, hint="give an official SQuAD 2.0 JSON file")
+            raise InputError(
+                f"each of '{key}' needs 'text' and 'answer_start'",
+                path=path,
+                where=where,
+                hint="give an official SQuAD 2.0 JSON file",
+            )
         text, start = item["text"], item["answer_start"]
         if not isinstance(text, str) or isinstance(start, bool) or not isinstance(start, int):
-            raise InputError(f"'{key}' needs a 'text' string and an integer 'answer_start'", path=path, where=where, hint="give an official SQuAD 2.0 JSON file")
+            raise InputError(
+                f"'{key}' needs a 'text' string and an integer 'answer_start'",
+                path=path,
+                where=where,
+                hint="give an official SQuAD 2.0 JSON file",
+            )
         out.append(Answer(text, start))
     return tuple(out)
 
@@ -180,7 +194,9 @@ def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]
 def parse_squad(raw: Any, *, path: str = "<data>") -> SquadDataset:
     """Turn decoded SQuAD 2.0 JSON into records, naming the article and question of any schema error."""
     if not isinstance(raw, dict) or not isinstance(raw.get("data"), list):
-        raise InputError("not a SQuAD file: no top-level 'data' list", path=path, hint="give an official SQuAD 2.0 JSON file")
+        raise InputError(
+            "not a SQuAD file: no top-level 'data' list", path=path, hint="give an official SQuAD 2.0 JSON file"
+        )
     articles = []
     for a_index, article in enumerate(raw["data"]):
         title = str(article.get("title", f"#{a_index}")) if isinstance(article, dict) else f"#{a_index}"
@@ -189,7 +205,11 @@ def parse_squad(raw: Any, *, path: str = "<data>") -> SquadDataset:
         paragraphs = []
         for p_index, paragraph in enumerate(article["paragraphs"]):
             where_p = f"article '{title}', paragraph {p_index}"
-            if not isinstance(paragraph, dict) or not isinstance(paragraph.get("context"), str) or not isinstance(paragraph.get("qas"), list):
+            if (
+                not isinstance(paragraph, dict)
+                or not isinstance(paragraph.get("context"), str)
+                or not isinstance(paragraph.get("qas"), list)
+            ):
                 raise InputError("paragraph needs a 'context' string and a 'qas' list", path=path, where=where_p)
             questions = []
             for qa in paragraph["qas"]:
@@ -201,14 +221,20 @@ def parse_squad(raw: Any, *, path: str = "<data>") -> SquadDataset:
                 answers = _answers(qa.get("answers", []), path=path, where=where, key="answers")
                 plausible = qa.get("plausible_answers")
                 is_impossible = bool(qa.get("is_impossible", not answers))
-                extra = {k: v for k, v in qa.items() if k not in {"id", "question", "answers", "is_impossible", "plausible_answers"}}
+                extra = {
+                    k: v
+                    for k, v in qa.items()
+                    if k not in {"id", "question", "answers", "is_impossible", "plausible_answers"}
+                }
                 questions.append(
                     Question(
                         id=str(qa["id"]),
                         question=qa["question"],
                         answers=answers,
                         is_impossible=is_impossible,
-                        plausible_answers=None if plausible is None else _answers(plausible, path=path, where=where, key="plausible_answers"),
+                        plausible_answers=None
+                        if plausible is None
+                        else _answers(plausible, path=path, where=where, key="plausible_answers"),
                         extra=extra,
                     )
                 )
@@ -229,7 +255,10 @@ class RepairWarning(UserWarning):
 
 def answer_matches(context: str, answer: Answer) -> bool:
     """The SQuAD invariant every reader relies on: the answer text sits at its offset."""
-    return 0 <= answer.answer_start and context[answer.answer_start : answer.answer_start + len(answer.text)] == answer.text
+    return (
+        0 <= answer.answer_start
+        and context[answer.answer_start : answer.answer_start + len(answer.text)] == answer.text
+    )
 
 
 def _nearest_occurrence(context: str, text: str, start: int) -> int | None:
@@ -243,7 +272,9 @@ def _nearest_occurrence(context: str, text: str, start: int) -> int | None:
     return best
 
 
-def _checked(answers: tuple[Answer, ...] | None, context: str, *, repair: bool, path: str, where: str, key: str) -> tuple[tuple[Answer, ...] | None, bool]:
+def _checked(
+    answers: tuple[Answer, ...] | None, context: str, *, repair: bool, path: str, where: str, key: str
+) -> tuple[tuple[Answer, ...] | None, bool]:
     if answers is None:
         return None, False
     out, changed = [], False
@@ -256,9 +287,18 @@ def _checked(answers: tuple[Answer, ...] | None, context: str, *, repair: bool, 
         problem = f"{key}[{index}] {shown!r} is not at answer_start {answer.answer_start} of its context"
         if not repair or found is None:
             if found is None:
-                raise InputError(problem, path=path, where=where, hint="its text does not occur in the context at all; fix or remove this answer")
+                raise InputError(
+                    problem,
+                    path=path,
+                    where=where,
+                    hint="its text does not occur in the context at all; fix or remove this answer",
+                )
             raise InputError(
-                problem, path=path, where=where, hint="fix its answer_start, or repair it (moved to the nearest occurrence of its text)", setting="repair"
+                problem,
+                path=path,
+                where=where,
+                hint="fix its answer_start, or repair it (moved to the nearest occurrence of its text)",
+                setting="repair",
             )
         warnings.warn(f"{path}: {where}: {problem}; repaired to answer_start {found}", RepairWarning, stacklevel=4)
         out.append(Answer(answer.text, found))
@@ -281,8 +321,17 @@ def check_answer_offsets(dataset: SquadDataset, *, repair: bool = False) -> Squa
             questions = []
             for q in paragraph.qas:
                 where = f"article '{article.title}', question {q.id}"
-                answers, a_changed = _checked(q.answers, paragraph.context, repair=repair, path=path, where=where, key="answers")
-                plausible, p_changed = _checked(q.plausible_answers, paragraph.context, repair=repair, path=path, where=where, key="plausible_answers")
+                answers, a_changed = _checked(
+                    q.answers, paragraph.context, repair=repair, path=path, where=where, key="answers"
+                )
+                plausible, p_changed = _checked(
+                    q.plausible_answers,
+                    paragraph.context,
+                    repair=repair,
+                    path=path,
+                    where=where,
+                    key="plausible_answers",
+                )
                 if a_changed or p_changed:
                     q = replace(q, answers=answers or (), plausible_answers=plausible)
                 questions.append(q)
@@ -322,7 +371,16 @@ def only_questions(document: dict[str, Any], ids: Collection[str]) -> dict[str, 
 
 # --- writing --------------------------------------------------------------------------------------
 
-QA_ORDER = ("id", "source_id", "question", "original_question", "substitutions", "answers", "plausible_answers", "is_impossible")
+QA_ORDER = (
+    "id",
+    "source_id",
+    "question",
+    "original_question",
+    "substitutions",
+    "answers",
+    "plausible_answers",
+    "is_impossible",
+)
 PARAGRAPH_ORDER = ("context", "original_context", "context_substitutions", "qas")
 
 
@@ -352,7 +410,11 @@ def article_to_dict(article: Article, paragraphs: list[dict[str, Any]] | None = 
     """An article in the official shape; `paragraphs`, when given, are already serialised (`paragraph_to_dict`)."""
     if paragraphs is None:
         paragraphs = [paragraph_to_dict(paragraph) for paragraph in article.paragraphs]
-    return {"title": article.title, "paragraphs": paragraphs, **{k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}}}
+    return {
+        "title": article.title,
+        "paragraphs": paragraphs,
+        **{k: v for k, v in article.extra.items() if k not in {"title", "paragraphs"}},
+    }
 
 
 def document_to_dict(version: str, extra: dict[str, Any], data: list[dict[str, Any]]) -> dict[str, Any]:
@@ -397,7 +459,10 @@ def load_squad_hub(split: str = "validation", *, name: str | None = None) -> Squ
         import datasets  # heavy; only this path needs it
     except ImportError:
         raise InputError(
-            "the `datasets` package is not installed (pip install datasets)", path=label, hint="read a local SQuAD 2.0 file instead", setting="input"
+            "the `datasets` package is not installed (pip install datasets)",
+            path=label,
+            hint="read a local SQuAD 2.0 file instead",
+            setting="input",
         ) from None
     try:
         rows = datasets.load_dataset(name, split=split)
@@ -418,10 +483,15 @@ def squad_from_rows(rows: Any, *, path: str) -> SquadDataset:
     for row in rows:
         answers_raw = row["answers"]
         answers = tuple(Answer(str(t), int(s)) for t, s in zip(answers_raw["text"], answers_raw["answer_start"]))
-        question = Question(id=str(row["id"]), question=str(row["question"]), answers=answers, is_impossible=not answers)
+        question = Question(
+            id=str(row["id"]), question=str(row["question"]), answers=answers, is_impossible=not answers
+        )
         articles.setdefault(str(row["title"]), {}).setdefault(str(row["context"]), []).append(question)
     return SquadDataset(
-        tuple(Article(title, tuple(Paragraph(context, tuple(qs)) for context, qs in paragraphs.items())) for title, paragraphs in articles.items()),
+        tuple(
+            Article(title, tuple(Paragraph(context, tuple(qs)) for context, qs in paragraphs.items()))
+            for title, paragraphs in articles.items()
+        ),
         "v2.0",
         {},
         path,

@@ -84,7 +84,9 @@ def _cluster_sums(pairs: Sequence[Pair]) -> tuple[np.ndarray, np.ndarray, np.nda
     )
 
 
-def _resampled_ratios(rng: np.random.Generator, sums: Sequence[np.ndarray], counts: np.ndarray, resamples: int) -> list[np.ndarray]:
+def _resampled_ratios(
+    rng: np.random.Generator, sums: Sequence[np.ndarray], counts: np.ndarray, resamples: int
+) -> list[np.ndarray]:
     """The one resampling loop: `resamples` estimates of sum(values)/sum(counts) per array of `sums`, each
     drawing as many clusters (with replacement) as there are, the same draws for every array."""
     n = len(counts)
@@ -116,11 +118,15 @@ def bootstrap_intervals(
     return _percentile_intervals(_resampled_ratios(rng, sums, counts, resamples), confidence)
 
 
-def score_intervals(scores: Sequence[Sequence[float]], *, resamples: int, seed: int, confidence: float = CONFIDENCE) -> list[list[float]]:
+def score_intervals(
+    scores: Sequence[Sequence[float]], *, resamples: int, seed: int, confidence: float = CONFIDENCE
+) -> list[list[float]]:
     """Intervals (in points) of the mean of each list of per-question scores (0..1), resampling questions: a
     set's own uncertainty, where there is nothing to pair it with. All lists are over the same questions."""
     values = [np.asarray(s, dtype=np.float64) for s in scores]
-    return bootstrap_intervals(values, np.ones(len(values[0]) if values else 0), resamples=resamples, seed=seed, confidence=confidence)
+    return bootstrap_intervals(
+        values, np.ones(len(values[0]) if values else 0), resamples=resamples, seed=seed, confidence=confidence
+    )
 
 
 def unpaired_difference_intervals(
@@ -245,7 +251,10 @@ def variant_summary(pairs: Sequence[Pair], *, resamples: int, seed: int) -> dict
         "questions": questions,
         "variants": len(changed),
         "variants_per_question": len(changed) / questions,
-        "worst": {**_scored(worst := worst_case_pairs(changed), resamples=resamples, seed=seed), "flips": flip_counts(worst)},
+        "worst": {
+            **_scored(worst := worst_case_pairs(changed), resamples=resamples, seed=seed),
+            "flips": flip_counts(worst),
+        },
         "mean": _scored(mean_case_pairs(changed), resamples=resamples, seed=seed),
     }
 
@@ -325,20 +334,27 @@ def _split_by_answerability(pairs: Sequence[Pair], *, resamples: int, seed: int,
     """`HasAns_*` and `NoAns_*` drops with intervals: a model that abstains more often under perturbation
     gains on unanswerable questions what it loses on answerable ones, so the overall drop can hide both."""
     out: dict[str, Any] = {}
-    for prefix, selected in (("HasAns", [p for p in pairs if p.has_answer]), ("NoAns", [p for p in pairs if not p.has_answer])):
+    for prefix, selected in (
+        ("HasAns", [p for p in pairs if p.has_answer]),
+        ("NoAns", [p for p in pairs if not p.has_answer]),
+    ):
         result = drop_with_interval(selected, resamples=resamples, seed=seed)
         out.update((f"{prefix}_{key}", result[key]) for key in keys)
     return out
 
 
-def compute_drop(pairs: Sequence[Pair], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+def compute_drop(
+    pairs: Sequence[Pair], *, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+) -> dict[str, Any]:
     """The `drop` object of report.json (docs/FORMATS.md): all pairs, HasAns/NoAns, changed, worst case."""
     overall = drop_with_interval(pairs, resamples=resamples, seed=seed)
     drop: dict[str, Any] = {key: overall[key] for key in _KEYS}
     drop.update(_split_by_answerability(pairs, resamples=resamples, seed=seed, keys=_KEYS))
     changed_pairs = [p for p in pairs if p.changed]
     drop["changed"] = drop_with_interval(changed_pairs, resamples=resamples, seed=seed)
-    drop["changed"].update(_split_by_answerability(changed_pairs, resamples=resamples, seed=seed, keys=("questions", *_KEYS)))
+    drop["changed"].update(
+        _split_by_answerability(changed_pairs, resamples=resamples, seed=seed, keys=("questions", *_KEYS))
+    )
     if has_several_variants(pairs):
         drop["worst_case"] = drop_with_interval(worst_case_pairs(pairs), resamples=resamples, seed=seed)
     return drop

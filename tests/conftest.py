@@ -68,18 +68,42 @@ def real_run(tmp_path_factory: pytest.TempPathFactory, squad_heldout_path: Path,
     import subprocess
     import sys
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "-e", str(REPO), "--no-deps", "-q"], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-e", str(REPO), "--no-deps", "-q"], check=True, capture_output=True
+    )
     root = tmp_path_factory.mktemp("real_run")
     qads = root / "qads-heldout.json"
     run_dir = root / "run"
     commands = [
-        ["build-dataset", "--input", str(squad_heldout_path), "--output", str(qads), "--recipe", "qads@1.1", "--seed", "13"],
-        ["eval", str(shared_model_path), "--clean", str(squad_heldout_path), "--perturbed", str(qads), "--output-dir", str(run_dir), "--quiet"],
+        [
+            "build-dataset",
+            "--input",
+            str(squad_heldout_path),
+            "--output",
+            str(qads),
+            "--recipe",
+            "qads@1.1",
+            "--seed",
+            "13",
+        ],
+        [
+            "eval",
+            str(shared_model_path),
+            "--clean",
+            str(squad_heldout_path),
+            "--perturbed",
+            str(qads),
+            "--output-dir",
+            str(run_dir),
+            "--quiet",
+        ],
     ]
     for args in commands:
         done = subprocess.run(_robustqa_command() + args, capture_output=True, text=True)
         if done.returncode != 0:
-            raise RuntimeError(f"robustqa {' '.join(args)} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}")
+            raise RuntimeError(
+                f"robustqa {' '.join(args)} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}"
+            )
     return run_dir
 
 
@@ -99,12 +123,25 @@ def addsent_run(tmp_path_factory: pytest.TempPathFactory, addsent_sample_path: P
     imported, run_dir = root / "imported", root / "addsent"
     commands = [
         ["import", "addsent", str(addsent_sample_path), "--output-dir", str(imported)],
-        ["eval", str(shared_model_path), "--clean", str(imported / "clean.json"), "--perturbed", str(imported / "perturbed.json"),
-         "--output-dir", str(run_dir), "--quiet"],
+        [
+            "eval",
+            str(shared_model_path),
+            "--clean",
+            str(imported / "clean.json"),
+            "--perturbed",
+            str(imported / "perturbed.json"),
+            "--output-dir",
+            str(run_dir),
+            "--quiet",
+        ],
     ]
     for args in commands:
         done = subprocess.run(_robustqa_command() + args, capture_output=True, text=True)
         if done.returncode != 0:
-            raise RuntimeError(f"robustqa {' '.join(args)} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}")
-    (root / "eval.stderr").write_text(done.stderr, encoding="utf-8")  # beside the run folder, which stays as eval wrote it
+            raise RuntimeError(
+                f"robustqa {' '.join(args)} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}"
+            )
+    (root / "eval.stderr").write_text(
+        done.stderr, encoding="utf-8"
+    )  # beside the run folder, which stays as eval wrote it
     return run_dir

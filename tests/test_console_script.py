@@ -16,7 +16,10 @@ def test_output_exit_code_and_exit_handlers_survive_the_fast_exit(tmp_path: Path
     cache = tmp_path / "cache"
     done = subprocess.run(
         [console_script, "perturb", "--json", "Where was the ancient temple located by the explorers?"],
-        capture_output=True, text=True, timeout=120, env=dict(os.environ, ROBUSTQA_CACHE=str(cache)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, ROBUSTQA_CACHE=str(cache)),
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("}") and '"substitutions"' in done.stdout  # piped stdout flushed whole
@@ -25,16 +28,29 @@ def test_output_exit_code_and_exit_handlers_survive_the_fast_exit(tmp_path: Path
 
 def test_errors_keep_their_exit_code_and_one_line(tmp_path: Path, console_script: str) -> None:
     done = subprocess.run(
-        [console_script, "build-dataset", "--input", str(tmp_path / "absent.json"), "--output", str(tmp_path / "out.json")],
-        capture_output=True, text=True, timeout=120,
+        [
+            console_script,
+            "build-dataset",
+            "--input",
+            str(tmp_path / "absent.json"),
+            "--output",
+            str(tmp_path / "out.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("robustqa: error: ")
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize(("raised", "code", "printed"), [(None, 0, ""), (3, 3, ""), ("robustqa: stopped", 1, "robustqa: stopped\n")])
-def test_exit_codes_follow_sys_exit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], raised: object, code: int, printed: str) -> None:
+@pytest.mark.parametrize(
+    ("raised", "code", "printed"), [(None, 0, ""), (3, 3, ""), ("robustqa: stopped", 1, "robustqa: stopped\n")]
+)
+def test_exit_codes_follow_sys_exit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], raised: object, code: int, printed: str
+) -> None:
     """What `sys.exit(x)` would give: None is 0, an int is itself, anything else is printed and gives 1."""
 
     class Exited(Exception):

@@ -21,7 +21,9 @@ def test_each_kind_of_signature_declares_its_keys_once() -> None:
 
     from robustqa.signature import BUILD, RUN
 
-    built = BUILD.create({"seed": 13, "recipe": "qads@1.1", "wsd": "lesk", "variants": None, "wordnet": "3.0"}, open_keys=["wsd"])
+    built = BUILD.create(
+        {"seed": 13, "recipe": "qads@1.1", "wsd": "lesk", "variants": None, "wordnet": "3.0"}, open_keys=["wsd"]
+    )
     assert [key for key, _ in built.items] == ["recipe", "wsd", "variants", "seed", "wordnet", "robustqa"]
     with pytest.raises(ValueError, match="undeclared keys"):
         RUN.create({"clean": "a", "surprise": 1})

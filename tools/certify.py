@@ -27,7 +27,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the measuring scripts' helpers: paths, JSONL
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1] / "benchmarks")
+)  # the measuring scripts' helpers: paths, JSONL
 from _common import REPO, SHARED, read_jsonl, write_jsonl
 
 STUDY = REPO / "studies" / "certified-1"
@@ -50,14 +52,17 @@ JUDGMENT_RULES = """The rules (verbatim from the rules of the earlier blind judg
 - `note`: the problem words.
 """
 
-RULES = """# Rules: does an edited question keep its meaning?
+RULES = (
+    """# Rules: does an edited question keep its meaning?
 
 Each line of your sheet is one QUESTION about a Wikipedia passage, with the gold ANSWER (or "no answer":
 the passage does not answer it), the SENTENCE of the passage that holds the answer (or a plausible wrong
 answer), and VARIANTS: the question with a word (sometimes several words) replaced, labelled "a", "b", ...
 Some variants are good, some are bad; judge each on its own.
 
-""" + JUDGMENT_RULES + """
+"""
+    + JUDGMENT_RULES
+    + """
 Judge every variant yourself, by reading it; do not write a program that decides for you, and do not look
 at any file other than your sheet, these rules and the file you write.
 
@@ -67,6 +72,7 @@ label, `[same_meaning, fluency]`:
 `{"item": 7, "judged": {"a": [true, 3], "b": [false, 2], "c": [true, 2]}, "note": "b: wrong sense of 'cell'"}`
 Every label of the line must be judged; `note` may be empty.
 """
+)
 
 
 def _labels(n: int) -> list[str]:
@@ -80,7 +86,9 @@ def candidates() -> Any:
     from robustqa.squad import load_squad
 
     recipe = perturbations.get_recipe(RECIPE, **OVERRIDES)
-    return build_dataset(load_squad(SOURCE, check_answers=True), recipe, seed=SEED, variants=VARIANTS, workers=2, source=SOURCE.name)
+    return build_dataset(
+        load_squad(SOURCE, check_answers=True), recipe, seed=SEED, variants=VARIANTS, workers=2, source=SOURCE.name
+    )
 
 
 def _answer(item: Any) -> str:
@@ -110,14 +118,22 @@ def make_sheets(out: Path) -> None:
         random.Random(f"{DEAL_SEED}:{source_id}").shuffle(shown)
         labels = _labels(len(shown))
         first = group[0]
-        lines.append({
-            "item": number,
-            "question": first.original,
-            "answer": _answer(first),
-            "sentence": first.sentence,
-            "variants": dict(zip(labels, shown)),
-        })
-        key.append({"item": number, "source_id": source_id, "variants": {label: texts[text] for label, text in zip(labels, shown)}})
+        lines.append(
+            {
+                "item": number,
+                "question": first.original,
+                "answer": _answer(first),
+                "sentence": first.sentence,
+                "variants": dict(zip(labels, shown)),
+            }
+        )
+        key.append(
+            {
+                "item": number,
+                "source_id": source_id,
+                "variants": {label: texts[text] for label, text in zip(labels, shown)},
+            }
+        )
     STUDY.mkdir(parents=True, exist_ok=True)
     (STUDY / "RULES.md").write_text(RULES, encoding="utf-8")
     for k in range(SHEETS):
@@ -138,7 +154,9 @@ def make_sheets(out: Path) -> None:
     }
     (STUDY / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     n_variants = sum(len(line["variants"]) for line in lines)
-    print(f"{len(lines)} questions with {n_variants} distinct variants in {SHEETS} sheets; calibration: 120 questions, 240 variants")
+    print(
+        f"{len(lines)} questions with {n_variants} distinct variants in {SHEETS} sheets; calibration: 120 questions, 240 variants"
+    )
 
 
 def calibration_sheet() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -169,9 +187,22 @@ def calibration_sheet() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         random.Random(f"{DEAL_SEED}:{qid}").shuffle(pair)
         labels = _labels(len(pair))
         answer = pair[0]["answer"] if pair[0]["answerable"] else "no answer"
-        lines.append({"item": number, "question": pair[0]["original"], "answer": answer, "sentence": sentences.get(qid, ""),
-                      "variants": {label: row["perturbed"] for label, row in zip(labels, pair)}})
-        key.append({"item": number, "id": qid, "judged": {label: [row["same_meaning"], row["fluency"]] for label, row in zip(labels, pair)}})
+        lines.append(
+            {
+                "item": number,
+                "question": pair[0]["original"],
+                "answer": answer,
+                "sentence": sentences.get(qid, ""),
+                "variants": {label: row["perturbed"] for label, row in zip(labels, pair)},
+            }
+        )
+        key.append(
+            {
+                "item": number,
+                "id": qid,
+                "judged": {label: [row["same_meaning"], row["fluency"]] for label, row in zip(labels, pair)},
+            }
+        )
     return lines, key
 
 
@@ -191,12 +222,18 @@ def wide_recipe() -> Any:
 
     class AnySynonym(VettedSynonyms):
         def allowed(self, lemma: str, pos: str) -> tuple[str, ...]:
-            return tuple(dict.fromkeys(name for sense, _ in sense_names(lemma, pos) for name, _count in synset_lemmas(sense)))
+            return tuple(
+                dict.fromkeys(name for sense, _ in sense_names(lemma, pos) for name, _count in synset_lemmas(sense))
+            )
 
     return Recipe(
-        name="certify-wide", version="1", fields=frozenset({"question"}), citation="tools/certify.py round 2",
+        name="certify-wide",
+        version="1",
+        fields=frozenset({"question"}),
+        citation="tools/certify.py round 2",
         description="every single-word WordNet synonym of any sense of one content word",
-        transformation=AnySynonym(), constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
+        transformation=AnySynonym(),
+        constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
         budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
     )
 
@@ -272,11 +309,27 @@ def make_wide_sheet(k: int) -> None:
             s0, e0 = sentence_around(context, start, start + len(evidence[0].text))
             sentence = context[s0:e0]
         number = 100000 * k + len(lines) + 1
-        answer = " | ".join(dict.fromkeys(a.text for a in q.answers)) if q.answers and not q.is_impossible else "no answer"
-        lines.append({"item": number, "question": q.question, "answer": answer, "sentence": sentence,
-                      "variants": {label: v["question"] for label, v in zip(labels, new)}})
-        key_rows.append({"item": number, "source_id": source_id,
-                         "variants": {label: dict(v, id=f"{source_id}-w{i + 1}") for i, (label, v) in enumerate(zip(labels, new))}})
+        answer = (
+            " | ".join(dict.fromkeys(a.text for a in q.answers)) if q.answers and not q.is_impossible else "no answer"
+        )
+        lines.append(
+            {
+                "item": number,
+                "question": q.question,
+                "answer": answer,
+                "sentence": sentence,
+                "variants": {label: v["question"] for label, v in zip(labels, new)},
+            }
+        )
+        key_rows.append(
+            {
+                "item": number,
+                "source_id": source_id,
+                "variants": {
+                    label: dict(v, id=f"{source_id}-w{i + 1}") for i, (label, v) in enumerate(zip(labels, new))
+                },
+            }
+        )
         candidates_text[source_id] = len(new)
     write_jsonl(target, lines)
     write_jsonl(STUDY / f"wide-key-{k:02d}.jsonl", key_rows)
@@ -289,7 +342,10 @@ SET_NAME = "certified@1"
 
 
 # round -> (sheet file, key file, the two reviewers' prefixes); reviewer <prefix><k> judged sheet k of the round
-ROUNDS = {1: ("sheet-{k:02d}.jsonl", "key.jsonl", ("A", "B")), 2: ("wide-sheet-{k:02d}.jsonl", "wide-key-{k:02d}.jsonl", ("C", "D"))}
+ROUNDS = {
+    1: ("sheet-{k:02d}.jsonl", "key.jsonl", ("A", "B")),
+    2: ("wide-sheet-{k:02d}.jsonl", "wide-key-{k:02d}.jsonl", ("C", "D")),
+}
 
 
 def reviewer_files(round_: int) -> dict[int, tuple[Path, Path]]:
@@ -333,8 +389,14 @@ def calibration_agreement(reviewer: str) -> dict[str, Any] | None:
             theirs.append(bool(same))
             ours.append(mine[row["item"]][label][0])
     agree = sum(a == b for a, b in zip(theirs, ours))
-    return {"reviewer": reviewer, "items": len(theirs), "agreement": agree / len(theirs), "kappa": cohen_kappa(theirs, ours),
-            "same_meaning_share": sum(ours) / len(ours), "v1_same_meaning_share": sum(theirs) / len(theirs)}
+    return {
+        "reviewer": reviewer,
+        "items": len(theirs),
+        "agreement": agree / len(theirs),
+        "kappa": cohen_kappa(theirs, ours),
+        "same_meaning_share": sum(ours) / len(ours),
+        "v1_same_meaning_share": sum(theirs) / len(theirs),
+    }
 
 
 def certified_verdicts(rounds: tuple[int, ...] = (1, 2)) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
@@ -360,7 +422,9 @@ def certified_verdicts(rounds: tuple[int, ...] = (1, 2)) -> tuple[dict[str, dict
                     second_all.append(same_b)
                     shown = key[item]["variants"][label]
                     variant = shown if isinstance(shown, dict) else None
-                    variant_id = variant["id"] if variant else shown[0]  # identical texts share a label: the first stands for them
+                    variant_id = (
+                        variant["id"] if variant else shown[0]
+                    )  # identical texts share a label: the first stands for them
                     verdicts[variant_id] = {
                         "round": round_,
                         "source_id": key[item]["source_id"],
@@ -412,7 +476,10 @@ def assembled() -> tuple[str, dict[str, Any]]:
 
     verdicts, counts = certified_verdicts()
     if len(counts["sheets"][1]) < SHEETS:
-        print(f"warning: only sheets {counts['sheets'][1]} have both reviews; the set covers their questions only", file=sys.stderr)
+        print(
+            f"warning: only sheets {counts['sheets'][1]} have both reviews; the set covers their questions only",
+            file=sys.stderr,
+        )
     by_source: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for variant_id, verdict in verdicts.items():
         if verdict["certified"]:
@@ -429,14 +496,23 @@ def assembled() -> tuple[str, dict[str, Any]]:
         for paragraph in article["paragraphs"]:
             qas = []
             for clean in paragraph["qas"]:
-                chosen = sorted((vid for vid in kept if verdicts[vid]["source_id"] == clean["id"]), key=lambda vid: _rank(verdicts[vid]))
+                chosen = sorted(
+                    (vid for vid in kept if verdicts[vid]["source_id"] == clean["id"]),
+                    key=lambda vid: _rank(verdicts[vid]),
+                )
                 for variant_id in chosen:
                     verdict = verdicts[variant_id]
                     if verdict["variant"] is None:
                         qa = dict(round_one[variant_id])
                     else:
-                        qa = {**clean, "id": variant_id, "source_id": clean["id"], "question": verdict["variant"]["question"],
-                              "original_question": clean["question"], "substitutions": verdict["variant"]["substitutions"]}
+                        qa = {
+                            **clean,
+                            "id": variant_id,
+                            "source_id": clean["id"],
+                            "question": verdict["variant"]["question"],
+                            "original_question": clean["question"],
+                            "substitutions": verdict["variant"]["substitutions"],
+                        }
                     qa["review"] = verdict["reviewers"]
                     qas.append(qa)
                     per_question[clean["id"]] += 1
@@ -453,16 +529,18 @@ def assembled() -> tuple[str, dict[str, Any]]:
     meta_study = json.loads((STUDY / "meta.json").read_text(encoding="utf-8"))
     source_questions = sum(len(p["qas"]) for a in source["data"] for p in a["paragraphs"])
     certified_variants = sum(v["certified"] for v in verdicts.values())
-    signature = "|".join([
-        f"shift:{SET_NAME}",
-        f"source:{SOURCE.name}#{_sha12(SOURCE)}",
-        f"candidates:{RECIPE} max_substitutions=1 threshold=0 variants={VARIANTS} seed={SEED}; wider space {WIDE_PER_WORD} synonyms a word",
-        "reviewers:2 language-model agents per variant (not people)",
-        f"kept:both same meaning and neither fluency 1; up to {KEEP} natural a question, else its best awkward one",
-        f"kappa:{counts['kappa']:.3f}",
-        f"judgments:{_judgments_sha()}",
-        "robustqa:0.1.0",
-    ])
+    signature = "|".join(
+        [
+            f"shift:{SET_NAME}",
+            f"source:{SOURCE.name}#{_sha12(SOURCE)}",
+            f"candidates:{RECIPE} max_substitutions=1 threshold=0 variants={VARIANTS} seed={SEED}; wider space {WIDE_PER_WORD} synonyms a word",
+            "reviewers:2 language-model agents per variant (not people)",
+            f"kept:both same meaning and neither fluency 1; up to {KEEP} natural a question, else its best awkward one",
+            f"kappa:{counts['kappa']:.3f}",
+            f"judgments:{_judgments_sha()}",
+            "robustqa:0.1.0",
+        ]
+    )
     top_pair, top_count = pairs.most_common(1)[0] if pairs else (("-", "-"), 0)
     summary = {
         "name": SET_NAME,
@@ -493,8 +571,17 @@ def assembled() -> tuple[str, dict[str, Any]]:
         "robustqa": {
             "set": {key: value for key, value in summary.items() if key not in ("calibration", "top_pairs")},
             "review": {
-                "counts": {"accepted": kept_total, "rejected": counts["variants_judged"] - certified_variants, "unreviewed": 0},
-                "decisions": [{"reviewer": "two language-model agents per variant (not people)", "sha256": _judgments_sha(full=True)}],
+                "counts": {
+                    "accepted": kept_total,
+                    "rejected": counts["variants_judged"] - certified_variants,
+                    "unreviewed": 0,
+                },
+                "decisions": [
+                    {
+                        "reviewer": "two language-model agents per variant (not people)",
+                        "sha256": _judgments_sha(full=True),
+                    }
+                ],
             },
         },
         "data": data,
@@ -511,19 +598,24 @@ def assemble() -> None:
     shutil.copyfile(SOURCE, PACKAGE / "squad2-dev-half.json")
     (PACKAGE / "certified-v1.json").write_text(text, encoding="utf-8")
     (STUDY / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (PACKAGE / "CARD.md").write_text(card_text(json.loads((STUDY / "summary.json").read_text(encoding="utf-8"))), encoding="utf-8")
+    (PACKAGE / "CARD.md").write_text(
+        card_text(json.loads((STUDY / "summary.json").read_text(encoding="utf-8"))), encoding="utf-8"
+    )
     print(json.dumps({k: v for k, v in summary.items() if k != "calibration"}, indent=2, ensure_ascii=False))
 
 
 AUDIT = STUDY / "audit"
 AUDIT_SEED, AUDIT_CERTIFIED, AUDIT_DECOYS = 4099, 100, 40
-AUDIT_RULES = """# Rules: does an edited question keep its meaning?
+AUDIT_RULES = (
+    """# Rules: does an edited question keep its meaning?
 
 Each line of your sheet is one QUESTION about a Wikipedia passage, with the gold ANSWER (or "no answer": the
 passage does not answer it), the SENTENCE of the passage that holds the answer (or a plausible wrong answer),
 and the EDITED question: the question with a word replaced. Judge the edited question.
 
-""" + JUDGMENT_RULES + """
+"""
+    + JUDGMENT_RULES
+    + """
 Judge every line yourself, by reading it; do not write a program that decides for you, and do not look at any
 file other than your sheet, these rules and the file you write.
 
@@ -531,6 +623,7 @@ file other than your sheet, these rules and the file you write.
 One JSON line per sheet line, in the order of the sheet, to the file you are given:
 `{"item": 7, "same_meaning": true, "fluency": 3, "note": ""}`
 """
+)
 
 
 def shown_variants() -> dict[str, dict[str, str]]:
@@ -546,7 +639,12 @@ def shown_variants() -> dict[str, dict[str, str]]:
                 for label, text in line["variants"].items():
                     shown = keyed[line["item"]]["variants"][label]
                     variant_id = shown["id"] if isinstance(shown, dict) else shown[0]
-                    out[variant_id] = {"question": line["question"], "answer": line["answer"], "sentence": line["sentence"], "edited": text}
+                    out[variant_id] = {
+                        "question": line["question"],
+                        "answer": line["answer"],
+                        "sentence": line["sentence"],
+                        "edited": text,
+                    }
     return out
 
 
@@ -561,7 +659,9 @@ def make_audit_sheet() -> None:
     verdicts, _ = certified_verdicts()
     rejected = sorted(vid for vid, v in verdicts.items() if not v["certified"])
     rng = random.Random(AUDIT_SEED)
-    rows = [("certified", vid) for vid in rng.sample(certified, AUDIT_CERTIFIED)] + [("rejected", vid) for vid in rng.sample(rejected, AUDIT_DECOYS)]
+    rows = [("certified", vid) for vid in rng.sample(certified, AUDIT_CERTIFIED)] + [
+        ("rejected", vid) for vid in rng.sample(rejected, AUDIT_DECOYS)
+    ]
     rng.shuffle(rows)
     shown = shown_variants()
     sheet, key = [], []
@@ -604,13 +704,23 @@ def score_audit() -> None:
         mine = pooled[kind]
         out.append(line(f"{kind}: same meaning", sum(r["same_meaning"] for r in mine), len(mine)))
     certified_rows = pooled["certified"]
-    out.append(line("certified: natural (fluency 3)", sum(r["fluency"] == 3 for r in certified_rows), len(certified_rows)))
-    out.append(line("certified: broken (fluency 1)", sum(r["fluency"] == 1 for r in certified_rows), len(certified_rows)))
+    out.append(
+        line("certified: natural (fluency 3)", sum(r["fluency"] == 3 for r in certified_rows), len(certified_rows))
+    )
+    out.append(
+        line("certified: broken (fluency 1)", sum(r["fluency"] == 1 for r in certified_rows), len(certified_rows))
+    )
     if len(reviewers) == 2:
         a = {r["item"]: r for r in read_jsonl(AUDIT / f"{reviewers[0]}.jsonl")}
         b = {r["item"]: r for r in read_jsonl(AUDIT / f"{reviewers[1]}.jsonl")}
         both = [i for i in a if key[i]["kind"] == "certified"]
-        out.append(line("certified: same meaning by both", sum(a[i]["same_meaning"] and b[i]["same_meaning"] for i in both), len(both)))
+        out.append(
+            line(
+                "certified: same meaning by both",
+                sum(a[i]["same_meaning"] and b[i]["same_meaning"] for i in both),
+                len(both),
+            )
+        )
     text = "\n".join(out)
     (AUDIT / "scores.txt").write_text(text + "\n", encoding="utf-8")
     print(text)
@@ -625,8 +735,13 @@ def qads_21_pairs() -> tuple[int, str, float]:
     from robustqa.squad import load_squad
 
     document = build_dataset(load_squad(SOURCE), perturbations.get_recipe("qads@2.1"), seed=SEED).document
-    pairs = Counter((s["original"].lower(), s["replacement"].lower()) for a in document["data"] for p in a["paragraphs"]
-                    for qa in p["qas"] for s in qa.get("substitutions", []))
+    pairs = Counter(
+        (s["original"].lower(), s["replacement"].lower())
+        for a in document["data"]
+        for p in a["paragraphs"]
+        for qa in p["qas"]
+        for s in qa.get("substitutions", [])
+    )
     (a, b), n = pairs.most_common(1)[0]
     return len(pairs), f"{a} -> {b}", n / sum(pairs.values())
 
@@ -639,7 +754,9 @@ def heldout_figures() -> str:
         return "(not yet measured: run benchmarks/certified_drop.py)"
     section = document[document.index(start) : document.index(end)]
     body = section.split("```text\n", 1)[1].split("```", 1)[0]
-    return "\n".join(line for line in body.splitlines() if not line.startswith(("robustqa eval", "  wall time"))).strip()
+    return "\n".join(
+        line for line in body.splitlines() if not line.startswith(("robustqa eval", "  wall time"))
+    ).strip()
 
 
 def card_text(summary: dict[str, Any]) -> str:
@@ -649,7 +766,9 @@ def card_text(summary: dict[str, Any]) -> str:
     agreements = sorted(100 * c["agreement"] for c in calibration)
     kappas = sorted(c["kappa"] for c in calibration)
     audit = (AUDIT / "scores.txt").read_text(encoding="utf-8") if (AUDIT / "scores.txt").exists() else "(not yet run)"
-    per_q = ", ".join(f"{k} variant{'s' if int(k) > 1 else ''}: {v:,}" for k, v in summary["variants_per_question"].items())
+    per_q = ", ".join(
+        f"{k} variant{'s' if int(k) > 1 else ''}: {v:,}" for k, v in summary["variants_per_question"].items()
+    )
     top = "; ".join(f"{pair} ({n})" for pair, n in summary["top_pairs"][:5])
     return f"""# Dataset card: robustqa `certified@1`
 
@@ -664,9 +783,9 @@ people given to `robustqa eval --validated` (or applied with `robustqa filter`) 
 
 ## Files
 
-- `squad2-dev-half.json`: the clean questions: {summary['source_questions']:,} questions of 16 articles of the
+- `squad2-dev-half.json`: the clean questions: {summary["source_questions"]:,} questions of 16 articles of the
   official SQuAD 2.0 dev set (question ids re-hashed; contexts, questions and answers unchanged).
-- `certified-v1.json`: {summary['variants_certified']:,} certified variants of {summary['questions_certified']:,} of those questions, self-contained
+- `certified-v1.json`: {summary["variants_certified"]:,} certified variants of {summary["questions_certified"]:,} of those questions, self-contained
   (contexts and answers included; SQuAD 2.0 format). Each variant has the id `<question id>-v<k>` or
   `-w<k>`, `source_id`, `original_question`, its `substitutions` (character offsets in both strings, the word,
   its replacement, Penn tag, WordNet synset, confidence) and `review`: both reviewers' judgments (same
@@ -678,11 +797,11 @@ people given to `robustqa eval --validated` (or applied with `robustqa filter`) 
    --variants {VARIANTS}` (seed {SEED}): one content word replaced by a WordNet synonym of the sense enhanced
    Lesk picks, no confidence threshold, up to {VARIANTS} different variants per question.
 2. Round 1: every variant of every changed question, each question's variants side by side on one line
-   ({summary['variants_judged_by_round'].get('1', summary['variants_judged_by_round'].get(1, 0)):,} variants), dealt to {SHEETS} sheets; two reviewers per sheet, each alone.
+   ({summary["variants_judged_by_round"].get("1", summary["variants_judged_by_round"].get(1, 0)):,} variants), dealt to {SHEETS} sheets; two reviewers per sheet, each alone.
 3. Round 2, wider: every question without a certified variant that a reviewer found natural (and those
    round 1 had no variant of) got up to {WIDE_MAX} more one-word variants from a wider space (any WordNet sense,
    {WIDE_PER_WORD} synonyms a word, common words only), judged the same way
-   ({summary['variants_judged_by_round'].get('2', summary['variants_judged_by_round'].get(2, 0)):,} variants).
+   ({summary["variants_judged_by_round"].get("2", summary["variants_judged_by_round"].get(2, 0)):,} variants).
 4. Rules: those of the earlier blind judgments (`shared/validity/README.md`), verbatim (`RULES.md`): same
    meaning (a reader of the passage gives the same answer, or still none for the same reason), fluency 3
    natural / 2 awkward / 1 ungrammatical. Reviewers saw the question, the answer and its sentence, never the
@@ -694,15 +813,15 @@ people given to `robustqa eval --validated` (or applied with `robustqa filter`) 
 Before judging, each of the {len(calibration)} reviewers re-judged the 240 items of `judged-pairs-v1.jsonl` under the
 same rules: agreement with those earlier judgments {agreements[0]:.1f}%-{agreements[-1]:.1f}% (Cohen's kappa
 {kappas[0]:.2f}-{kappas[-1]:.2f}); each reviewer's figure is in `studies/certified-1/summary.json`. The two
-reviewers of a sheet agreed on {100 * summary['agreement']:.1f}% of the {summary['variants_judged']:,} variants (kappa {summary['kappa']:.3f}).
+reviewers of a sheet agreed on {100 * summary["agreement"]:.1f}% of the {summary["variants_judged"]:,} variants (kappa {summary["kappa"]:.3f}).
 
 ## Coverage and diversity
 
-- {summary['questions_certified']:,} of {summary['source_questions']:,} questions ({100 * summary['coverage']:.1f}%) have at least one certified variant; {per_q}.
-- {summary['distinct_pairs']:,} distinct substitution pairs (word -> replacement, lower case); the most frequent,
-  "{summary['top_pair']}", is {100 * summary['top_pair_share']:.1f}% of the edits. Top five: {top}.
+- {summary["questions_certified"]:,} of {summary["source_questions"]:,} questions ({100 * summary["coverage"]:.1f}%) have at least one certified variant; {per_q}.
+- {summary["distinct_pairs"]:,} distinct substitution pairs (word -> replacement, lower case); the most frequent,
+  "{summary["top_pair"]}", is {100 * summary["top_pair_share"]:.1f}% of the edits. Top five: {top}.
 - The default recipe `qads@2.1` on the same questions: {distinct_21:,} distinct pairs, its top pair "{top_21}" {100 * share_21:.1f}%
-  of its edits; this set has {summary['distinct_pairs'] / distinct_21:.1f}x as many.
+  of its edits; this set has {summary["distinct_pairs"] / distinct_21:.1f}x as many.
 
 ## Fresh blind audit (`studies/certified-1/audit/`)
 
@@ -719,8 +838,8 @@ item by item by two reviewers (language-model agents) who certified nothing, und
   earlier judgments, which were made by the same kind of reviewer. A human audit may disagree.
 - Only single-word lexical substitution in questions; English WordNet 3.0; no paraphrase, reordering,
   negation or distractors. Questions whose only editable words are names, numbers or function words have no
-  variant ({summary['source_questions'] - summary['questions_certified']:,} questions).
-- Up to {KEEP} variants a question ({summary['variants_natural_by_both']:,} of the {summary['variants_certified']:,} natural by both reviewers); questions
+  variant ({summary["source_questions"] - summary["questions_certified"]:,} questions).
+- Up to {KEEP} variants a question ({summary["variants_natural_by_both"]:,} of the {summary["variants_certified"]:,} natural by both reviewers); questions
   differ in K, so worst-of-K compares models on the same questions, not questions with each other.
 - The shared MiniLM models were trained on 12 of the 16 articles: for them, only the four held-out articles
   (Normans, Computational complexity theory, Huguenot, Steam engine; `squad2-dev-heldout.json`) are a clean
@@ -761,7 +880,9 @@ def main() -> None:
     sub.add_parser("assemble", help="write the certified set from the judgments into the package")
     sub.add_parser("audit-sheet", help="draw the fresh blind audit of the packaged set")
     sub.add_parser("audit-score", help="score the audit's judgments")
-    wide = sub.add_parser("widen", help="round 2: the wider space for round 1's sheet K's questions without a natural certified variant")
+    wide = sub.add_parser(
+        "widen", help="round 2: the wider space for round 1's sheet K's questions without a natural certified variant"
+    )
     wide.add_argument("sheet", type=int)
     args = parser.parse_args()
     if args.command == "sheets":

@@ -25,7 +25,9 @@ from typing import Any
 
 # validity_review puts the checkout on sys.path and NLTK_DATA beside it, as every benchmark does
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the measuring scripts' helpers: paths, JSONL, recorded sections
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1] / "benchmarks")
+)  # the measuring scripts' helpers: paths, JSONL, recorded sections
 from _common import REPO, RULES, SHARED, changed_questions, read_jsonl, recorded, sentence_at, write_jsonl
 
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
@@ -39,7 +41,9 @@ KEEP = 3
 def drawn_paragraphs(count: int) -> list[tuple[str, dict[str, Any]]]:
     """(article title, paragraph) of the first `count` held-out paragraphs with 10 questions, in seeded order."""
     document = json.loads(HELDOUT.read_text(encoding="utf-8"))
-    paragraphs = [(a["title"], p) for a in document["data"] for p in a["paragraphs"] if len(p["qas"]) == QUESTIONS_PER_PARAGRAPH]
+    paragraphs = [
+        (a["title"], p) for a in document["data"] for p in a["paragraphs"] if len(p["qas"]) == QUESTIONS_PER_PARAGRAPH
+    ]
     random.Random(SEED).shuffle(paragraphs)
     return paragraphs[:count]
 
@@ -71,21 +75,30 @@ def make_sheet(args: argparse.Namespace) -> None:
             if qa["id"] not in changed:
                 continue
             answers = qa.get("answers") or []
-            rows.append({
-                "item": f"D{len(rows) + 1:03d}",
-                "original": qa["question"],
-                "perturbed": changed[qa["id"]],
-                "answer": answers[0]["text"] if answers else None,
-                "answerable": bool(answers),
-                "sentence": sentence_at(paragraph["context"], answers[0]["answer_start"] if answers else None),
-                "id": qa["id"],
-            })
+            rows.append(
+                {
+                    "item": f"D{len(rows) + 1:03d}",
+                    "original": qa["question"],
+                    "perturbed": changed[qa["id"]],
+                    "answer": answers[0]["text"] if answers else None,
+                    "answerable": bool(answers),
+                    "sentence": sentence_at(paragraph["context"], answers[0]["answer_start"] if answers else None),
+                    "id": qa["id"],
+                }
+            )
     FOLDER.mkdir(parents=True, exist_ok=True)
     (FOLDER / "RULES.md").write_text(RULES, encoding="utf-8")
     write_jsonl(FOLDER / "sheet.jsonl", rows)
-    meta = {"source": HELDOUT.name, "seed": SEED, "paragraphs": [p["qas"][0]["id"] for _, p in paragraphs], "signature": signature}
+    meta = {
+        "source": HELDOUT.name,
+        "seed": SEED,
+        "paragraphs": [p["qas"][0]["id"] for _, p in paragraphs],
+        "signature": signature,
+    }
     (FOLDER / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {len(rows)} changed questions of {len(paragraphs)} paragraphs to {FOLDER.relative_to(REPO)}/sheet.jsonl")
+    print(
+        f"wrote {len(rows)} changed questions of {len(paragraphs)} paragraphs to {FOLDER.relative_to(REPO)}/sheet.jsonl"
+    )
 
 
 def select(args: argparse.Namespace) -> None:
@@ -113,10 +126,14 @@ def _select() -> None:
     kept = sum(1 for _, p in chosen for qa in p["qas"] if qa["id"] in changed)
     same = sum(1 for row in judged.values() if row["same_meaning"])
     fluency = [sum(1 for row in judged.values() if row["fluency"] == f) for f in (3, 2, 1)]
-    print(f"Blind judgments of the {len(judged)} questions the default recipe ({signature.split('|')[0]}) changed in "
-          f"{len(paragraphs)} random held-out paragraphs: {same} keep the meaning; fluency 3/2/1: {fluency[0]}/{fluency[1]}/{fluency[2]}.")
-    print(f"{len(valid)} of {len(paragraphs)} paragraphs have only valid edits; wrote {', '.join(t for t, _ in chosen)} "
-          f"({kept} changed questions, all judged valid) to {SAMPLE.relative_to(REPO)}")
+    print(
+        f"Blind judgments of the {len(judged)} questions the default recipe ({signature.split('|')[0]}) changed in "
+        f"{len(paragraphs)} random held-out paragraphs: {same} keep the meaning; fluency 3/2/1: {fluency[0]}/{fluency[1]}/{fluency[2]}."
+    )
+    print(
+        f"{len(valid)} of {len(paragraphs)} paragraphs have only valid edits; wrote {', '.join(t for t, _ in chosen)} "
+        f"({kept} changed questions, all judged valid) to {SAMPLE.relative_to(REPO)}"
+    )
 
 
 def main() -> None:

@@ -26,7 +26,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the measuring scripts' helpers: paths, JSONL, recorded sections
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1] / "benchmarks")
+)  # the measuring scripts' helpers: paths, JSONL, recorded sections
 from _common import REPO, SHARED, read_jsonl, recorded, reserved_for_review, write_jsonl
 
 HALF = SHARED / "squad" / "squad2-dev-half.json"
@@ -94,7 +96,9 @@ def make_sheets(n_sheets: int) -> None:
     FOLDER.mkdir(parents=True, exist_ok=True)
     for k in range(n_sheets):
         write_jsonl(FOLDER / f"sheet-{k + 1}.jsonl", items[k::n_sheets])
-    print(f"{len(items)} words, {sum(len(i['candidates']) for i in items)} candidate pairs, {n_sheets} sheets in {FOLDER.relative_to(REPO)}")
+    print(
+        f"{len(items)} words, {sum(len(i['candidates']) for i in items)} candidate pairs, {n_sheets} sheets in {FOLDER.relative_to(REPO)}"
+    )
 
 
 def judgments() -> tuple[dict[int, dict[str, Any]], list[dict[int, list[str]]]]:
@@ -109,7 +113,9 @@ def judgments() -> tuple[dict[int, dict[str, Any]], list[dict[int, list[str]]]]:
                 accepted[row["item"]] = [c for c in items[row["item"]]["candidates"] if c in set(row["safe"])]
         missing = sorted(set(items) - set(accepted))
         if missing:
-            sys.exit(f"{prefix}: {len(missing)} sheet items have no judgment (first: item {missing[0]}); finish the reviews first")
+            sys.exit(
+                f"{prefix}: {len(missing)} sheet items have no judgment (first: item {missing[0]}); finish the reviews first"
+            )
         opinions.append(accepted)
     return items, opinions
 
@@ -148,7 +154,9 @@ def compile_table() -> None:
     first, second = opinions
     both = sum(len(set(first[n]) & set(second[n])) for n in items)
     pairs = json.loads(text)["pairs"]
-    print(f"both reviewers: {both}; table (either): {len(pairs)} words, {sum(len(v) for v in pairs.values())} pairs -> {TABLE.relative_to(REPO)}")
+    print(
+        f"both reviewers: {both}; table (either): {len(pairs)} words, {sum(len(v) for v in pairs.values())} pairs -> {TABLE.relative_to(REPO)}"
+    )
 
 
 def main() -> None:

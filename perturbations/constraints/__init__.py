@@ -38,7 +38,7 @@ from perturbations.records import Token
 from perturbations.store import persistent
 
 # Tokens after which a capital letter says nothing about the word (sentence or quote starts).
-_SENTENCE_OPENERS = frozenset('. ! ? : ; " “ ” ( [ - — – \''.split())
+_SENTENCE_OPENERS = frozenset(". ! ? : ; \" “ ” ( [ - — – '".split())
 
 
 def overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -280,7 +280,8 @@ class ConstraintPlan:
         for s in soft:
             inner = s.rule
             if isinstance(inner, Soft) or not (
-                isinstance(inner, PositionConstraint) or (isinstance(inner, CandidateConstraint) and inner.stage in SOFT_STAGES)
+                isinstance(inner, PositionConstraint)
+                or (isinstance(inner, CandidateConstraint) and inner.stage in SOFT_STAGES)
             ):
                 raise TypeError(f"{s.describe()}: only position rules and SENSE or CONTEXT candidate rules can rank")
         by_stage = {stage: tuple(c for c in candidate if c.stage is stage) for stage in Stage}
@@ -294,8 +295,12 @@ class ConstraintPlan:
             context=by_stage[Stage.CONTEXT],
             edit=by_stage[Stage.EDIT],
             soft_position=tuple(s for s in soft if isinstance(s.rule, PositionConstraint)),
-            soft_sense=tuple(s for s in soft if isinstance(s.rule, CandidateConstraint) and s.rule.stage is Stage.SENSE),
-            soft_context=tuple(s for s in soft if isinstance(s.rule, CandidateConstraint) and s.rule.stage is Stage.CONTEXT),
+            soft_sense=tuple(
+                s for s in soft if isinstance(s.rule, CandidateConstraint) and s.rule.stage is Stage.SENSE
+            ),
+            soft_context=tuple(
+                s for s in soft if isinstance(s.rule, CandidateConstraint) and s.rule.stage is Stage.CONTEXT
+            ),
             lexical_key=_key("lexical", lexical),
             position_key=_key("position", position),
             _ask_with_frozen=tuple(in_context),

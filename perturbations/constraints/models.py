@@ -132,7 +132,12 @@ class LanguageModelFit(CandidateConstraint):
     def prepare(self, variants: Iterable[PreparedText], progress: Callable[[int], None] | None = None) -> None:
         """Score, one batch per text, every candidate this rule will be asked about (the recipe lists them:
         `Recipe.prepare`; see `prepare_scores`)."""
-        prepare_scores(variants, progress, scores_for(self.lm_model), lambda item, original, variants: (prefix_for(original, item.wsd_context or ""), [original, *variants]))
+        prepare_scores(
+            variants,
+            progress,
+            scores_for(self.lm_model),
+            lambda item, original, variants: (prefix_for(original, item.wsd_context or ""), [original, *variants]),
+        )
 
 
 # A text a recipe will perturb, its own text as the engine writes it, and every variant (one candidate written)
@@ -191,16 +196,22 @@ class MeaningKept(CandidateConstraint):
 
     def validate(self) -> None:
         if not self.meaning_model.strip():
-            raise RecipeParameterError(f"meaning_model must name a sentence encoder: {DEFAULT_ENCODER}, a local folder or a hub id")
+            raise RecipeParameterError(
+                f"meaning_model must name a sentence encoder: {DEFAULT_ENCODER}, a local folder or a hub id"
+            )
         if not (math.isfinite(self.meaning_threshold) and -1.0 <= self.meaning_threshold <= 1.0):
-            raise RecipeParameterError(f"meaning_threshold is a cosine similarity between -1 and 1, not {self.meaning_threshold}")
+            raise RecipeParameterError(
+                f"meaning_threshold is a cosine similarity between -1 and 1, not {self.meaning_threshold}"
+            )
 
     def describe(self) -> str:
         return f"MeaningKept(encoder={self.meaning_model}, score=cosine(edited, original question), threshold={self.meaning_threshold:g})"
 
     def score(self, tokens: tuple[Token, ...], index: int, form: str) -> float:
         """The rule's score of writing `form` at word `index` (rounded to DECIMALS places)."""
-        ((similarity, _),) = similarities_for(self.meaning_model).get(text_of(tokens), [variant_text(tokens, index, form)])
+        ((similarity, _),) = similarities_for(self.meaning_model).get(
+            text_of(tokens), [variant_text(tokens, index, form)]
+        )
         return round(similarity, DECIMALS)
 
     def rejects(self, candidate: Candidate) -> bool:
@@ -212,4 +223,9 @@ class MeaningKept(CandidateConstraint):
     def prepare(self, variants: Iterable[PreparedText], progress: Callable[[int], None] | None = None) -> None:
         """Embed, one batch per text, every candidate this rule will be asked about (the recipe lists them:
         `Recipe.prepare`; see `prepare_scores`)."""
-        prepare_scores(variants, progress, similarities_for(self.meaning_model), lambda item, original, variants: (original, variants))
+        prepare_scores(
+            variants,
+            progress,
+            similarities_for(self.meaning_model),
+            lambda item, original, variants: (original, variants),
+        )

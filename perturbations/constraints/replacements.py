@@ -39,6 +39,7 @@ from perturbations.wordnet_facts import count_in, frames, pos_of_synset, senses_
 
 # -------------------- Which replacements are acceptable: the candidate constraints of the built-in recipes.
 
+
 def _squash(word: str) -> str:
     return word.lower().replace("-", "").replace("_", "").replace(" ", "")
 
@@ -171,8 +172,18 @@ REGISTER_DOMAINS = frozenset(
 # determiners that make the noun after them a count noun
 COUNT_DETERMINERS = frozenset("a an one each every another many several few".split())
 _SPELLING_RULES = (
-    ("isation", "ization"), ("ise", "ize"), ("ising", "izing"), ("ised", "ized"), ("yse", "yze"), ("our", "or"),
-    ("tre", "ter"), ("ogue", "og"), ("ae", "e"), ("oe", "e"), ("ll", "l"), ("ence", "ense"),
+    ("isation", "ization"),
+    ("ise", "ize"),
+    ("ising", "izing"),
+    ("ised", "ized"),
+    ("yse", "yze"),
+    ("our", "or"),
+    ("tre", "ter"),
+    ("ogue", "og"),
+    ("ae", "e"),
+    ("oe", "e"),
+    ("ll", "l"),
+    ("ence", "ense"),
 )
 
 
@@ -301,7 +312,9 @@ class Countability(CandidateConstraint):
             return False
         before = position.neighbour(-1)
         previous = before.text.lower() if before is not None else ""
-        used_as_count = (candidate.tag == "NNS" and _written_word(candidate) != candidate.lemma) or previous in COUNT_DETERMINERS
+        used_as_count = (
+            candidate.tag == "NNS" and _written_word(candidate) != candidate.lemma
+        ) or previous in COUNT_DETERMINERS
         return used_as_count and " " not in candidate.name and not countable(candidate.name.lower())
 
 
@@ -376,14 +389,18 @@ class DominantSense(CandidateConstraint):
         if total > 0 and sum(c for _, c in same) < self.min_pos_share * total:
             return True  # mostly another part of speech: attestation does not help
         top = max(c for _, c in same)
-        dominant = same[0][0] == candidate.synset if top == 0 else next(s for s, c in same if c == top) == candidate.synset
+        dominant = (
+            same[0][0] == candidate.synset if top == 0 else next(s for s, c in same if c == top) == candidate.synset
+        )
         if dominant:
             return False
         return not (self.min_attested > 0 and count_in(candidate.name, candidate.synset) >= self.min_attested)
 
     def describe(self) -> str:
         attested = f", or tagged >= {self.min_attested} times in the sense" if self.min_attested else ""
-        return f"DominantSense(the synonym's most frequent sense{attested}; its POS >= {self.min_pos_share:g} of its uses)"
+        return (
+            f"DominantSense(the synonym's most frequent sense{attested}; its POS >= {self.min_pos_share:g} of its uses)"
+        )
 
 
 @dataclass(frozen=True)
@@ -399,7 +416,10 @@ class AttestedSynonym(CandidateConstraint):
     def rejects(self, candidate: Candidate) -> bool:
         if spelling_variant(_written_word(candidate), candidate.form):
             return False
-        return count_in(candidate.name, candidate.synset) == 0 and count_in(candidate.lemma, candidate.synset) >= self.min_original
+        return (
+            count_in(candidate.name, candidate.synset) == 0
+            and count_in(candidate.lemma, candidate.synset) >= self.min_original
+        )
 
     def describe(self) -> str:
         return f"AttestedSynonym(tagged in the sense when the word was, >= {self.min_original} times)"

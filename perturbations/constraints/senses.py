@@ -54,7 +54,9 @@ class SenseEvidence(CandidateConstraint):
         probability = dict(candidate.senses).get(candidate.synset, 0.0)
         senses = sense_names(candidate.lemma, candidate.pos)
         first = senses[0][0] if senses else candidate.synset
-        need = self.min_probability if candidate.synset == first else max(self.min_probability, self.min_probability_other)
+        need = (
+            self.min_probability if candidate.synset == first else max(self.min_probability, self.min_probability_other)
+        )
         return probability < need
 
     def validate(self) -> None:

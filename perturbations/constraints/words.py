@@ -638,6 +638,15 @@ class ParagraphTerm(PositionConstraint):
 
 
 __all__ = [
-    "ComplementPreposition", "FixedTerm", "GeneralVerb", "KnownLemma", "NoAdverbs", "NounAsVerb", "NounCompound",
-    "ParagraphTerm", "PhrasalVerb", "QuotedTerm", "UncertainTag",
+    "ComplementPreposition",
+    "FixedTerm",
+    "GeneralVerb",
+    "KnownLemma",
+    "NoAdverbs",
+    "NounAsVerb",
+    "NounCompound",
+    "ParagraphTerm",
+    "PhrasalVerb",
+    "QuotedTerm",
+    "UncertainTag",
 ]

@@ -39,7 +39,11 @@ def _question(q: Question, result: QuestionResult) -> Question:
     outcome = result.outcome
     if result.status == SUCCEEDED and outcome is not None and outcome.variant is not None:
         pert = outcome.variant.perturbation
-        own = {"original_question": q.question, "substitutions": [s.to_dict() for s in pert.substitutions], "attack": fields}
+        own = {
+            "original_question": q.question,
+            "substitutions": [s.to_dict() for s in pert.substitutions],
+            "attack": fields,
+        }
         return Question(q.id, pert.perturbed, q.answers, q.is_impossible, q.plausible_answers, {**own, **extra})
     if fields:
         return Question(q.id, q.question, q.answers, q.is_impossible, q.plausible_answers, {**extra, "attack": fields})
@@ -58,7 +62,9 @@ def adversarial_document(run: AttackRun) -> dict[str, Any]:
                 paragraphs.append(paragraph_to_dict(Paragraph(paragraph.context, qas, paragraph.extra)))
         if paragraphs:
             data.append(article_to_dict(article, paragraphs))
-    succeeded = [r for r in run.results if r.status == SUCCEEDED and r.outcome is not None and r.outcome.variant is not None]
+    succeeded = [
+        r for r in run.results if r.status == SUCCEEDED and r.outcome is not None and r.outcome.variant is not None
+    ]
     config = run.config
     meta = {
         "signature": run.signature.to_dict(),

@@ -38,7 +38,9 @@ class AttackConfig:
     output_dir: Path
     settings: Any  # robustqa.evaluation.inference.InferenceSettings (kept loose: importing this module loads no torch)
     recipe: str = DEFAULT_RECIPE
-    recipe_overrides: tuple[tuple[str, Any], ...] = ()  # parameters of the recipe changed (a model rule's model or threshold)
+    recipe_overrides: tuple[
+        tuple[str, Any], ...
+    ] = ()  # parameters of the recipe changed (a model rule's model or threshold)
     budget: int = DEFAULT_BUDGET
     max_edits: int | None = None  # None: the recipe's own budget for each question
     beam: int = DEFAULT_BEAM
@@ -106,7 +108,14 @@ def load_recipe(name: str, overrides: tuple[tuple[str, Any], ...] = ()) -> pertu
     return recipe
 
 
-def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: ModelSpec, fingerprint: str, data_sha: str, settings_fields: dict[str, Any]) -> Signature:
+def attack_signature(
+    config: AttackConfig,
+    recipe: perturbations.Recipe,
+    spec: ModelSpec,
+    fingerprint: str,
+    data_sha: str,
+    settings_fields: dict[str, Any],
+) -> Signature:
     """Recipe, target model with its fingerprint, input hash, the search's limits, seed, answer-changing
     settings, WordNet version; robustqa's version last. Every recipe parameter follows its name, as in a
     build's signature (one policy: a reader never needs the recipe's defaults to know what ran)."""
@@ -125,7 +134,9 @@ def attack_signature(config: AttackConfig, recipe: perturbations.Recipe, spec: M
         **settings_fields,
         "wordnet": perturbations.wordnet_version(),
     }
-    return ATTACK.create(fields, open_keys=[*(key for key in recipe.signature_fields() if key != "recipe"), *settings_fields])
+    return ATTACK.create(
+        fields, open_keys=[*(key for key in recipe.signature_fields() if key != "recipe"), *settings_fields]
+    )
 
 
 def _default_scorer_factory(spec: ModelSpec, settings: Any) -> Scorer:
@@ -136,7 +147,9 @@ def _default_scorer_factory(spec: ModelSpec, settings: Any) -> Scorer:
 
 def check_config(config: AttackConfig) -> None:
     if config.budget < 1:
-        raise InputError(f"budget {config.budget} allows no query", hint="give a budget of at least 1 query per question")
+        raise InputError(
+            f"budget {config.budget} allows no query", hint="give a budget of at least 1 query per question"
+        )
     if config.max_edits is not None and config.max_edits < 1:
         raise InputError(f"max_edits {config.max_edits} allows no edit", hint="allow at least 1 edit")
     if config.beam < 1:
@@ -157,13 +170,19 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
     check_unique_ids(dataset)
     examples = dataset.examples()[: config.limit] if config.limit is not None else dataset.examples()
     if not examples:
-        raise InputError("the input has no questions", path=str(config.input_file), hint="give a SQuAD 2.0 file with questions")
+        raise InputError(
+            "the input has no questions", path=str(config.input_file), hint="give a SQuAD 2.0 file with questions"
+        )
     perturbations.check_resources()
     data_sha = file_sha12(Path(config.input_file))
     scorer = (scorer_factory or _default_scorer_factory)(spec, config.settings)
     runner = getattr(scorer, "runner", None)
     settings_fields = dict((getattr(runner, "settings", None) or config.settings).signature_fields())
-    cache_path = Path(config.output_dir) / "cache" / f"{model_slug(spec.name)}-{query_cache_key(spec.model_id, scorer.fingerprint, data_sha, settings_fields)}.jsonl"
+    cache_path = (
+        Path(config.output_dir)
+        / "cache"
+        / f"{model_slug(spec.name)}-{query_cache_key(spec.model_id, scorer.fingerprint, data_sha, settings_fields)}.jsonl"
+    )
     oracle = Oracle(scorer, QueryCache(cache_path), chunk_size=config.chunk_size, progress=config.progress)
     search_started = time.perf_counter()
     results = attack_examples(examples, recipe, oracle, config)
@@ -184,7 +203,9 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
     return AttackRun(config, dataset, recipe, spec, scorer.fingerprint, signature, tuple(results), cost)
 
 
-def attack_examples(examples: list[QAExample], recipe: perturbations.Recipe, oracle: Oracle, config: AttackConfig) -> list[QuestionResult]:
+def attack_examples(
+    examples: list[QAExample], recipe: perturbations.Recipe, oracle: Oracle, config: AttackConfig
+) -> list[QuestionResult]:
     """The clean round, then the searches of the questions right on it, in lockstep rounds."""
     clean = oracle.ask([Query(ex.id, ex.question, ex) for ex in examples], description="clean questions")
     by_id = {ex.id: ex for ex in examples}
@@ -233,7 +254,13 @@ def attack_examples(examples: list[QAExample], recipe: perturbations.Recipe, ora
     return results
 
 
-def _advance(qid: str, running: Search, given: dict[str, Scored] | None, pending: dict[str, list[Variant]], outcomes: dict[str, SearchOutcome]) -> None:
+def _advance(
+    qid: str,
+    running: Search,
+    given: dict[str, Scored] | None,
+    pending: dict[str, list[Variant]],
+    outcomes: dict[str, SearchOutcome],
+) -> None:
     try:
         pending[qid] = running.send(given) if given is not None else next(running)
     except StopIteration as stop:

@@ -28,11 +28,19 @@ def load_attack(folder: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise InputError(f"no {_ATTACK_JSON} here (not a finished attack folder)", path=str(folder), hint="give a folder written by `robustqa attack`") from None
+        raise InputError(
+            f"no {_ATTACK_JSON} here (not a finished attack folder)",
+            path=str(folder),
+            hint="give a folder written by `robustqa attack`",
+        ) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InputError(f"cannot read {_ATTACK_JSON} ({error})", path=str(path)) from None
     if not isinstance(record, dict) or not isinstance(record.get("questions_detail"), list):
-        raise InputError(f"{_ATTACK_JSON} has no 'questions_detail' list", path=str(path), hint="attack again with this version of robustqa")
+        raise InputError(
+            f"{_ATTACK_JSON} has no 'questions_detail' list",
+            path=str(path),
+            hint="attack again with this version of robustqa",
+        )
     return {**record, "folder": str(Path(folder))}
 
 
@@ -65,7 +73,9 @@ def _shown(text: str | None) -> str:
     return text if text else "(no answer)"
 
 
-def attacked_rows(attack: Mapping[str, Any], *, html_marks: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
+def attacked_rows(
+    attack: Mapping[str, Any], *, html_marks: bool = False, limit: int | None = None
+) -> list[dict[str, Any]]:
     """The flipped questions, in file order: both questions with the edits marked, gold, both answers, cost."""
     mark = highlight_html if html_marks else highlight_text
     rows = []
@@ -90,7 +100,9 @@ def attacked_rows(attack: Mapping[str, Any], *, html_marks: bool = False, limit:
 
 def attacked_html(attack: Mapping[str, Any], limit: int | None = None) -> str:
     rows = attacked_rows(attack, html_marks=True, limit=limit)
-    return html_table(rows, escape_columns={"id", "gold", "clean prediction", "attacked prediction", "edits", "queries"})
+    return html_table(
+        rows, escape_columns={"id", "gold", "clean prediction", "attacked prediction", "edits", "queries"}
+    )
 
 
 def success_by_pos(attack: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -108,7 +120,13 @@ def success_by_pos(attack: Mapping[str, Any]) -> list[dict[str, Any]]:
         if not members:
             continue
         won = sum(1 for q in members if q["status"] == "succeeded")
-        edits = sum(1 for q in attempted if q["status"] == "succeeded" for s in q.get("substitutions") or [] if coarse_pos(s["pos"]) == group)
+        edits = sum(
+            1
+            for q in attempted
+            if q["status"] == "succeeded"
+            for s in q.get("substitutions") or []
+            if coarse_pos(s["pos"]) == group
+        )
         low, high = wilson_interval(won, len(members))
         rows.append(
             {

@@ -23,7 +23,9 @@ class Oracle:
     """The model behind a cache. `model_queries` counts the queries the model ran, `from_cache` the
     distinct ones served from the cache file written by an earlier, interrupted run."""
 
-    def __init__(self, scorer: Scorer, cache: QueryCache, *, chunk_size: int = DEFAULT_CHUNK, progress: bool = False) -> None:
+    def __init__(
+        self, scorer: Scorer, cache: QueryCache, *, chunk_size: int = DEFAULT_CHUNK, progress: bool = False
+    ) -> None:
         self.scorer = scorer
         self.cache = cache
         self.chunk_size = chunk_size
@@ -46,7 +48,9 @@ class Oracle:
         todo_keys = distributed.broadcast_object(todo_keys)
         by_key = {q.key: q for q in queries}
         # chunks of similar length pad little (the runner sorts each chunk's windows by length)
-        todo = sorted((by_key[key] for key in todo_keys), key=lambda q: (len(q.example.context) + len(q.question), q.key))
+        todo = sorted(
+            (by_key[key] for key in todo_keys), key=lambda q: (len(q.example.context) + len(q.question), q.key)
+        )
         bar = _progress_bar(len(todo), description, self.progress and self.main and bool(todo))
         try:
             for start in range(0, len(todo), self.chunk_size):
@@ -68,4 +72,6 @@ class Oracle:
 def _progress_bar(total: int, description: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=description, unit="q", file=sys.stderr, disable=not enabled, dynamic_ncols=True, leave=False)
+    return tqdm(
+        total=total, desc=description, unit="q", file=sys.stderr, disable=not enabled, dynamic_ncols=True, leave=False
+    )

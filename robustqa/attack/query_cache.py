@@ -22,12 +22,21 @@ CACHE_FORMAT = 1
 
 def query_cache_key(model_id: str, fingerprint: str, data_sha: str, settings_fields: Mapping[str, Any]) -> str:
     return content_key(
-        {"format": CACHE_FORMAT, "kind": "attack", "model": model_id, "fingerprint": fingerprint, "data": data_sha, "settings": dict(settings_fields)}
+        {
+            "format": CACHE_FORMAT,
+            "kind": "attack",
+            "model": model_id,
+            "fingerprint": fingerprint,
+            "data": data_sha,
+            "settings": dict(settings_fields),
+        }
     )
 
 
 def _scored(r: dict[str, Any]) -> tuple[tuple[str, str], Scored]:
-    return (str(r["id"]), str(r["question"])), Scored(str(r["text"]), float(r["null_odds"]), bool(r["right"]), float(r["margin"]))
+    return (str(r["id"]), str(r["question"])), Scored(
+        str(r["text"]), float(r["null_odds"]), bool(r["right"]), float(r["margin"])
+    )
 
 
 class QueryCache:
@@ -42,6 +51,13 @@ class QueryCache:
 
     def append(self, rows: Iterable[tuple[tuple[str, str], Scored]]) -> None:
         self._file.append(
-            {"id": qid, "question": question, "text": s.text, "null_odds": s.null_odds, "right": s.right, "margin": s.margin}
+            {
+                "id": qid,
+                "question": question,
+                "text": s.text,
+                "null_odds": s.null_odds,
+                "right": s.right,
+                "margin": s.margin,
+            }
             for (qid, question), s in rows
         )

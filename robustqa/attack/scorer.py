@@ -83,13 +83,22 @@ class ModelScorer:
                 by_example.setdefault(int(windows.example_index[w]), []).append(w)
             results = []
             for i, (query, example) in enumerate(zip(queries, examples)):
-                views = [(logits[w][0], logits[w][1], windows.offsets[w], int(windows.cls_index[w])) for w in by_example.get(i, [])]
+                views = [
+                    (logits[w][0], logits[w][1], windows.offsets[w], int(windows.cls_index[w]))
+                    for w in by_example.get(i, [])
+                ]
                 margin = question_margin(
-                    views, example.context, gold_set(query.example.gold_texts),
-                    n_best=settings.n_best, max_answer_length=settings.max_answer_length, null_threshold=settings.null_threshold,
+                    views,
+                    example.context,
+                    gold_set(query.example.gold_texts),
+                    n_best=settings.n_best,
+                    max_answer_length=settings.max_answer_length,
+                    null_threshold=settings.null_threshold,
                 )
                 answer = answers[example.id]
-                results.append(Scored(answer.text, float(answer.null_odds), is_right(answer.text, query.example), margin))
+                results.append(
+                    Scored(answer.text, float(answer.null_odds), is_right(answer.text, query.example), margin)
+                )
         return distributed.broadcast_object(results) or []
 
 

@@ -58,13 +58,17 @@ class SearchOutcome:
     queries_to_flip: int | None = None
     variant: Variant | None = None
     scored: Scored | None = None
-    single_margins: tuple[tuple[int, int, float], ...] = field(default=())  # (slot, rank, margin) of each single edit scored
+    single_margins: tuple[tuple[int, int, float], ...] = field(
+        default=()
+    )  # (slot, rank, margin) of each single edit scored
 
 
 Search = Generator[list[Variant], dict[str, Scored], SearchOutcome]
 
 
-def search(space: Space, *, budget: int, max_edits: int, beam: int = DEFAULT_BEAM, flip_margin: float = FLIP_MARGIN) -> Search:
+def search(
+    space: Space, *, budget: int, max_edits: int, beam: int = DEFAULT_BEAM, flip_margin: float = FLIP_MARGIN
+) -> Search:
     """Yield lists of variants to score (new texts only, at most the budget left); receive {text: result};
     return the outcome. `max_edits` counts slots (every occurrence of a word changes together)."""
     if not space.slots or max_edits < max(1, space.min_edits):
@@ -118,7 +122,9 @@ def search(space: Space, *, budget: int, max_edits: int, beam: int = DEFAULT_BEA
         expansions: list[Variant] = []
         for state in states:
             used = {c.slot for c in state.choices}
-            for slot in sorted((s for s in space.slots if s.index not in used), key=lambda s: (slot_margin[s.index], s.index)):
+            for slot in sorted(
+                (s for s in space.slots if s.index not in used), key=lambda s: (slot_margin[s.index], s.index)
+            ):
                 for choice in sorted(slot.choices, key=lambda c: (single_margin.get(c, float("inf")), c.rank)):
                     combo = tuple(sorted((*state.choices, choice), key=lambda c: c.slot))
                     if combo not in tried:

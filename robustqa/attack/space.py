@@ -95,8 +95,21 @@ def attack_slots(
         if not trusted:
             continue
         choices = tuple(Choice(len(slots), rank, r.name, r.form, r.confidence) for rank, r in enumerate(trusted))
-        slots.append(Slot(len(slots), first.word, first.start, first.end, first.tag, first.synset, choices, tuple(p.index for p in occurrences)))
-    return Space(text, recipe.ident, tuple(slots), budget_limit(recipe, space.words), recipe.budget.min_substitutions, space)
+        slots.append(
+            Slot(
+                len(slots),
+                first.word,
+                first.start,
+                first.end,
+                first.tag,
+                first.synset,
+                choices,
+                tuple(p.index for p in occurrences),
+            )
+        )
+    return Space(
+        text, recipe.ident, tuple(slots), budget_limit(recipe, space.words), recipe.budget.min_substitutions, space
+    )
 
 
 def apply_choices(space: Space, choices: Sequence[Choice]) -> Perturbation:

@@ -84,9 +84,14 @@ def attack_record(run: AttackRun) -> dict[str, Any]:
     config = run.config
     settings = dict(config.settings.to_dict()) if hasattr(config.settings, "to_dict") else {}
     settings.update(
-        recipe=run.recipe.ident, budget=config.budget, max_edits=config.max_edits, beam=config.beam, include_penalised=config.include_penalised,
+        recipe=run.recipe.ident,
+        budget=config.budget,
+        max_edits=config.max_edits,
+        beam=config.beam,
+        include_penalised=config.include_penalised,
         limit=config.limit,
-        seed=config.seed, flip_margin=FLIP_MARGIN,
+        seed=config.seed,
+        flip_margin=FLIP_MARGIN,
     )
     cost = run.cost
     queries_total = sum(r.outcome.queries for r in attempted if r.outcome is not None)
@@ -108,7 +113,9 @@ def attack_record(run: AttackRun) -> dict[str, Any]:
             RIGHT_BY_A_HAIR: [r.example.id for r in results if r.status == RIGHT_BY_A_HAIR],
         },
         "no_valid_edit": sum(1 for r in attempted if r.outcome is not None and r.outcome.stop == "no-edit"),
-        "stops": dict(sorted(Counter(r.outcome.stop for r in attempted if r.status == FAILED and r.outcome is not None).items())),
+        "stops": dict(
+            sorted(Counter(r.outcome.stop for r in attempted if r.status == FAILED and r.outcome is not None).items())
+        ),
         "edits_per_success": _mean(edits),
         "edits_histogram": {str(k): v for k, v in sorted(Counter(edits).items())},
         "queries_per_success": _mean(to_flip),
@@ -122,7 +129,9 @@ def attack_record(run: AttackRun) -> dict[str, Any]:
             "seconds": round(cost.seconds, 3),
             "forward_seconds": round(cost.forward_seconds, 3),
             "windows": cost.windows,
-            "queries_per_second": round(cost.model_queries / cost.seconds, 3) if cost.seconds > 0 and cost.model_queries else None,
+            "queries_per_second": round(cost.model_queries / cost.seconds, 3)
+            if cost.seconds > 0 and cost.model_queries
+            else None,
             "device": cost.device,
             "processes": cost.processes,
         },

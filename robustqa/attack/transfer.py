@@ -63,8 +63,14 @@ class TransferCell:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "model": self.model, "model_id": self.model_id, "fingerprint": self.fingerprint, "set": self.column, "exact": self.exact,
-            "drop_exact": self.drop_exact, "right_to_wrong": self.right_to_wrong, "white_box": self.white_box,
+            "model": self.model,
+            "model_id": self.model_id,
+            "fingerprint": self.fingerprint,
+            "set": self.column,
+            "exact": self.exact,
+            "drop_exact": self.drop_exact,
+            "right_to_wrong": self.right_to_wrong,
+            "white_box": self.white_box,
         }
 
 
@@ -110,7 +116,9 @@ def _cell(entry: Mapping[str, Any], column: str, target: AdversarialSet) -> Tran
         drop_exact=float(drop["exact"]) if drop.get("exact") is not None else None,
         right_to_wrong=flips.get("right_to_wrong"),
         # a local model is named in signatures by its folder's name: its fingerprint identifies it
-        white_box=bool(fingerprint) and fingerprint == target.target_fingerprint and target.target_id in (model_id, PurePath(model_id).name),
+        white_box=bool(fingerprint)
+        and fingerprint == target.target_fingerprint
+        and target.target_id in (model_id, PurePath(model_id).name),
     )
 
 

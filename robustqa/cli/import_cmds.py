@@ -23,7 +23,12 @@ def _formats_help() -> str:
 @click.command("import", epilog=_formats_help())
 @click.argument("format_name", metavar="FORMAT", type=click.Choice(list(IMPORTERS)))
 @click.argument("source", metavar="INPUT")
-@click.option("--output-dir", required=True, type=click.Path(path_type=Path, file_okay=False), help="Folder for clean.json (and perturbed.json); created if missing.")
+@click.option(
+    "--output-dir",
+    required=True,
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder for clean.json (and perturbed.json); created if missing.",
+)
 def import_command(format_name: str, source: str, output_dir: Path) -> None:
     """Import a published shift of SQuAD (FORMAT) from INPUT as files that `robustqa eval` reads."""
     from robustqa.importers import write_import
@@ -38,8 +43,14 @@ def import_command(format_name: str, source: str, output_dir: Path) -> None:
         detail = ", each with the source_id of its original" if role == "perturbed" else ""
         lines.append(f"wrote {path} ({len(dataset):,} questions{detail})")
     if not importer.paired:
-        lines.append(f"{importer.title} has no paired original questions: a clean-only set, compared side by side, so no perturbed.json")
-    rows = [("set", f"{importer.title}: {importer.citation}"), ("licence", importer.licence), ("input", imported.input_label)]
+        lines.append(
+            f"{importer.title} has no paired original questions: a clean-only set, compared side by side, so no perturbed.json"
+        )
+    rows = [
+        ("set", f"{importer.title}: {importer.citation}"),
+        ("licence", importer.licence),
+        ("input", imported.input_label),
+    ]
     rows += [(key, f"{value:,}") for key, value in imported.counts.items()]
     rows.append(("signature", importer.signature(imported).format()))
     width = max(len(key) for key, _ in rows)

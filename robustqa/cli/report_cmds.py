@@ -12,13 +12,29 @@ from robustqa.reporting.report import FORMATS
 
 @click.command("report")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="md", show_default=True,
-              help="Form of the comparison document.")
-@click.option("--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the document here and the chart beside it (<output stem>.png); "
-                   "without it, the document goes to stdout.")
-@click.option("--cost-chart", "cost_chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write a PNG of F1 under each shift against ms/question (the speed each run measured).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(list(FORMATS)),
+    default="md",
+    show_default=True,
+    help="Form of the comparison document.",
+)
+@click.option(
+    "--output",
+    "output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the document here and the chart beside it (<output stem>.png); "
+    "without it, the document goes to stdout.",
+)
+@click.option(
+    "--cost-chart",
+    "cost_chart",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a PNG of F1 under each shift against ms/question (the speed each run measured).",
+)
 @click.option("--wide", is_flag=True, help="With --output, print every column (the default table fits the terminal).")
 def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart: Path | None, wide: bool) -> None:
     """Compare finished `robustqa eval` runs side by side, without running any model.
@@ -36,11 +52,18 @@ def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart
 
     for path, option in ((output, "--output"), (cost_chart, "--cost-chart")):
         if path is not None and not path.parent.is_dir():
-            raise OutputError(f"{path}: folder '{path.parent}' does not exist; create it first or choose another {option}")
+            raise OutputError(
+                f"{path}: folder '{path.parent}' does not exist; create it first or choose another {option}"
+            )
     if output is not None and output.suffix.lower() == ".png":
-        raise click.BadParameter("the chart is written as <output stem>.png; give the document another name", param_hint="--output")
+        raise click.BadParameter(
+            "the chart is written as <output stem>.png; give the document another name", param_hint="--output"
+        )
     if cost_chart is not None and output is not None and cost_chart.resolve() == output.with_suffix(".png").resolve():
-        raise click.BadParameter(f"{cost_chart} is where the headline chart goes; give the cost chart another name", param_hint="--cost-chart")
+        raise click.BadParameter(
+            f"{cost_chart} is where the headline chart goes; give the cost chart another name",
+            param_hint="--cost-chart",
+        )
     runs = [load_run(path) for path in run_dirs]
     rows = model_rows(runs)
     if cost_chart is not None:

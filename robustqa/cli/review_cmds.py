@@ -22,12 +22,29 @@ _USAGE = (
 @click.command("review")
 @click.argument("paths", nargs=-1, metavar="FILE_OR_RUN | DECISIONS...")
 @click.option("--reviewer", metavar="NAME", help="your name, recorded with every decision")
-@click.option("--decisions", "decisions_path", metavar="OUT.json", help="decisions file: created, or resumed when it exists")
-@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True, help="local port to serve on (0: any free port)")
+@click.option(
+    "--decisions", "decisions_path", metavar="OUT.json", help="decisions file: created, or resumed when it exists"
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=DEFAULT_PORT,
+    show_default=True,
+    help="local port to serve on (0: any free port)",
+)
 @click.option("--no-browser", is_flag=True, help="print the address instead of opening a browser")
-@click.option("--html", "html_path", metavar="OUT.html", help="write the page as one self-contained file instead of serving it")
-@click.option("--dataset", "dataset_path", metavar="FILE", help="with a run folder: the perturbed file it evaluated, if it has moved")
-@click.option("--stats", "stats", is_flag=True, help="sum up decisions files: accepted share, rejections, Cohen's kappa")
+@click.option(
+    "--html", "html_path", metavar="OUT.html", help="write the page as one self-contained file instead of serving it"
+)
+@click.option(
+    "--dataset",
+    "dataset_path",
+    metavar="FILE",
+    help="with a run folder: the perturbed file it evaluated, if it has moved",
+)
+@click.option(
+    "--stats", "stats", is_flag=True, help="sum up decisions files: accepted share, rejections, Cohen's kappa"
+)
 @click.option("--json", "as_json", is_flag=True, help="with --stats: print the figures as JSON")
 def review(
     paths: tuple[str, ...],
@@ -54,7 +71,12 @@ def review(
     if stats:
         if not paths:
             raise click.UsageError("--stats needs one or more decisions files")
-        for flag, value in (("--reviewer", reviewer), ("--decisions", decisions_path), ("--html", html_path), ("--dataset", dataset_path)):
+        for flag, value in (
+            ("--reviewer", reviewer),
+            ("--decisions", decisions_path),
+            ("--html", html_path),
+            ("--dataset", dataset_path),
+        ):
             if value is not None:
                 raise click.UsageError(f"{flag} does not go with --stats")
         _print_stats(paths, as_json)
@@ -67,14 +89,18 @@ def review(
 
     if html_path is not None:
         if decisions_path is not None:
-            raise click.UsageError("--decisions goes with the served page; the HTML file saves its decisions as a download")
+            raise click.UsageError(
+                "--decisions goes with the served page; the HTML file saves its decisions as a download"
+            )
         from robustqa.outputs import check_output_path
 
         check_output_path(html_path)
         _write_html(load_review_set(paths[0], dataset=dataset_path), html_path, reviewer or "")
         return
     if reviewer is None or decisions_path is None:
-        raise click.UsageError("serving a review needs --reviewer NAME and --decisions OUT.json (or write the page with --html OUT.html)")
+        raise click.UsageError(
+            "serving a review needs --reviewer NAME and --decisions OUT.json (or write the page with --html OUT.html)"
+        )
     _serve(load_review_set(paths[0], dataset=dataset_path), reviewer, decisions_path, port, open_browser=not no_browser)
 
 
@@ -97,8 +123,12 @@ def _write_html(review_set: Any, html_path: str, reviewer: str) -> None:
     if reviewer:
         reviewer = check_reviewer(reviewer)
     write_text_atomic(html_path, render_page(review_set, mode="file", reviewer=reviewer))
-    click.echo(f"wrote {html_path}: {len(review_set.items)} changed questions of {review_set.name}, {review_set.order} order")
-    click.echo("open it in a browser; decisions are kept in that browser, and D saves them as a decisions file for --stats and --validated")
+    click.echo(
+        f"wrote {html_path}: {len(review_set.items)} changed questions of {review_set.name}, {review_set.order} order"
+    )
+    click.echo(
+        "open it in a browser; decisions are kept in that browser, and D saves them as a decisions file for --stats and --validated"
+    )
 
 
 def _serve(review_set: Any, reviewer: str, decisions_path: str, port: int, *, open_browser: bool) -> None:
@@ -107,7 +137,9 @@ def _serve(review_set: Any, reviewer: str, decisions_path: str, port: int, *, op
 
     log = DecisionLog(review_set, reviewer, decisions_path)
     server = ReviewServer(log, port)
-    click.echo(f"reviewing {log.total} changed questions of {review_set.name} ({review_set.order} order) as {log.current.reviewer}; {log.done} decided so far")
+    click.echo(
+        f"reviewing {log.total} changed questions of {review_set.name} ({review_set.order} order) as {log.current.reviewer}; {log.done} decided so far"
+    )
     click.echo(f"open {server.url}  (Ctrl-C to stop; each decision is saved to {decisions_path})")
     if open_browser:
         import webbrowser
@@ -132,7 +164,9 @@ def read_decision_files(paths: Sequence[str]) -> list[Any]:
     return [read_decisions(path) for path in paths]
 
 
-def apply_to_document(document: dict[str, Any], files: Sequence[Any], *, name: str, sha256: str | None = None) -> tuple[dict[str, Any], list[str]]:
+def apply_to_document(
+    document: dict[str, Any], files: Sequence[Any], *, name: str, sha256: str | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """`document` with the decisions applied, and the summary lines to print.
 
     `sha256` is of the reviewed bytes; without it, of the canonical serialisation of `document` (a build
@@ -156,7 +190,14 @@ def apply_to_document(document: dict[str, Any], files: Sequence[Any], *, name: s
 
 @click.command("filter")
 @click.argument("built", metavar="BUILT.json")
-@click.option("--validated", "validated", multiple=True, required=True, metavar="DECISIONS", help="decisions file made on BUILT.json (repeat for several reviewers)")
+@click.option(
+    "--validated",
+    "validated",
+    multiple=True,
+    required=True,
+    metavar="DECISIONS",
+    help="decisions file made on BUILT.json (repeat for several reviewers)",
+)
 @click.option("--output", "output_path", required=True, metavar="OUT.json", help="where to write the validated file")
 def filter_command(built: str, validated: tuple[str, ...], output_path: str) -> None:
     """Apply review decisions to a built file: questions every reviewer accepted stay perturbed, the rest revert.

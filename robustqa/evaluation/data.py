@@ -37,7 +37,9 @@ class EvalData:
     context_changed: dict[str, bool]
     clean_sha: str
     perturbed_sha: str | None
-    recipe: str | None  # the shift: a robustqa recipe or an imported set (`qads@1.1`, `addsent@1`); None for clean SQuAD alone
+    recipe: (
+        str | None
+    )  # the shift: a robustqa recipe or an imported set (`qads@1.1`, `addsent@1`); None for clean SQuAD alone
     perturbed_signature: str | None
     rules: str = RULES_V2  # robustqa.metric.RULES_V2 or RULES_V1
     clean_signature: str | None = None
@@ -110,7 +112,9 @@ def choose_rules(requested: str, clean: SquadDataset, perturbed: SquadDataset | 
     unanswerable questions (v1.1 rules cannot score them); "2.0" scores any file.
     """
     if requested not in ("auto", *RULES):
-        raise InputError(f"unknown SQuAD rules '{requested}'", hint=f"use auto, {RULES_V1} or {RULES_V2}", setting="rules")
+        raise InputError(
+            f"unknown SQuAD rules '{requested}'", hint=f"use auto, {RULES_V1} or {RULES_V2}", setting="rules"
+        )
     files = [(clean, "clean"), *([(perturbed, "perturbed")] if perturbed is not None else [])]
     found = [(dataset, role, *first_unanswerable(dataset)) for dataset, role in files]
     if requested == RULES_V2:
@@ -120,7 +124,10 @@ def choose_rules(requested: str, clean: SquadDataset, perturbed: SquadDataset | 
             if count:
                 raise InputError(
                     f"the {role} file has {count} unanswerable question{'s' if count > 1 else ''}, which SQuAD v1.1 rules cannot score",
-                    path=dataset.path, where=first, hint="score it with the SQuAD 2.0 rules", setting="rules",
+                    path=dataset.path,
+                    where=first,
+                    hint="score it with the SQuAD 2.0 rules",
+                    setting="rules",
                 )
         return RULES_V1
     kinds = {role: (RULES_V2 if count else RULES_V1) for _, role, count, _ in found}
@@ -130,7 +137,10 @@ def choose_rules(requested: str, clean: SquadDataset, perturbed: SquadDataset | 
         raise InputError(
             f"the {role} file has {count} unanswerable question{'s' if count > 1 else ''} (SQuAD 2.0) but the {other} file has none "
             "(SQuAD v1.1): one run scores both with one set of rules",
-            path=dataset.path, where=first, hint="score both with the SQuAD 2.0 rules, or give two files of one kind", setting="rules",
+            path=dataset.path,
+            where=first,
+            hint="score both with the SQuAD 2.0 rules, or give two files of one kind",
+            setting="rules",
         )
     return kinds["clean"]
 
@@ -139,12 +149,19 @@ def _load(path: Path, role: str) -> SquadDataset:
     dataset = load_squad(path)
     check_unique_ids(dataset)
     if len(dataset) == 0:
-        raise InputError(f"the {role} file has no questions", path=str(path), hint="give a SQuAD 2.0 file with questions")
+        raise InputError(
+            f"the {role} file has no questions", path=str(path), hint="give a SQuAD 2.0 file with questions"
+        )
     return dataset
 
 
 def load_eval_data(
-    clean_file: Path, perturbed_file: Path | None, *, limit: int | None = None, rules: str = "auto", decisions: Sequence[Path] = ()
+    clean_file: Path,
+    perturbed_file: Path | None,
+    *,
+    limit: int | None = None,
+    rules: str = "auto",
+    decisions: Sequence[Path] = (),
 ) -> EvalData:
     """Read and cross-check the clean and perturbed files; `limit` keeps the first N clean questions;
     `rules` ("auto", "1.1", "2.0") chooses the SQuAD rules (see `choose_rules`); `decisions` are review
@@ -161,8 +178,13 @@ def load_eval_data(
     clean_sha = file_sha12(Path(clean_file))
     if perturbed_file is None or perturbed_set is None:
         if decisions:
-            raise InputError("review decisions were given without a perturbed file", hint="give the perturbed file the decisions were made on")
-        return EvalData(clean, None, {}, {}, {}, clean_sha, None, clean_only_shift(clean_set), None, chosen_rules, clean_signature)
+            raise InputError(
+                "review decisions were given without a perturbed file",
+                hint="give the perturbed file the decisions were made on",
+            )
+        return EvalData(
+            clean, None, {}, {}, {}, clean_sha, None, clean_only_shift(clean_set), None, chosen_rules, clean_signature
+        )
     perturbed_all = perturbed_set.examples()
     mapping_all = match_to_clean(perturbed_all, (ex.id for ex in clean_set.iter_examples()), path=str(perturbed_file))
     kept_ids = {ex.id for ex in clean}
@@ -179,14 +201,28 @@ def load_eval_data(
     context_changed = {ex.id: ex.context != by_id[mapping[ex.id]].context for ex in perturbed}
     changed = {ex.id: context_changed[ex.id] or ex.question != by_id[mapping[ex.id]].question for ex in perturbed}
     recipe, build_signature = recipe_of(perturbed_set)
-    review = _review_status(perturbed_set, Path(perturbed_file), [ex.id for ex in perturbed if changed[ex.id]], decisions, recipe)
+    review = _review_status(
+        perturbed_set, Path(perturbed_file), [ex.id for ex in perturbed if changed[ex.id]], decisions, recipe
+    )
     return EvalData(
-        clean, perturbed, mapping, changed, context_changed, clean_sha, file_sha12(Path(perturbed_file)), recipe or "unknown", build_signature,
-        chosen_rules, clean_signature, review,
+        clean,
+        perturbed,
+        mapping,
+        changed,
+        context_changed,
+        clean_sha,
+        file_sha12(Path(perturbed_file)),
+        recipe or "unknown",
+        build_signature,
+        chosen_rules,
+        clean_signature,
+        review,
     )
 
 
-def _review_status(dataset: SquadDataset, path: Path, changed_ids: Sequence[str], decisions: Sequence[Path], shift: str | None) -> ReviewStatus | None:
+def _review_status(
+    dataset: SquadDataset, path: Path, changed_ids: Sequence[str], decisions: Sequence[Path], shift: str | None
+) -> ReviewStatus | None:
     """Decisions given to the eval, else what the file's metadata records (a filtered file), else not
     reviewed; None for an imported set (its authors validated it their own way) reviewed by nobody here."""
     from robustqa.importers import importer_of_shift

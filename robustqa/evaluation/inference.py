@@ -71,7 +71,9 @@ class InferenceSettings:
         if self.precision not in PRECISIONS:
             problems.append(f"precision '{self.precision}' is not one of {', '.join(PRECISIONS)}")
         if self.int8 and self.precision in ("bf16", "fp16"):
-            problems.append(f"int8 kernels take fp32 activations, so int8 cannot run under {self.precision} autocast (use one or the other)")
+            problems.append(
+                f"int8 kernels take fp32 activations, so int8 cannot run under {self.precision} autocast (use one or the other)"
+            )
         if problems:
             raise InputError("; ".join(problems), hint="fix the inference settings")
 
@@ -150,7 +152,9 @@ def _fit_questions(tokenizer: Any, questions: list[str], max_tokens: int) -> lis
     while long:
         # A unigram (SentencePiece) tokenizer may split the cut text into more tokens than it had as a
         # prefix, so cut again until it fits; every round shortens the text, so this ends.
-        offsets = tokenizer([fitted[i] for i in long], add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]
+        offsets = tokenizer([fitted[i] for i in long], add_special_tokens=False, return_offsets_mapping=True)[
+            "offset_mapping"
+        ]
         for i, spans in zip(long, offsets):
             fitted[i] = fitted[i][: min(spans[max_tokens - 1][1], len(fitted[i]) - 1)]
         lengths = [len(ids) for ids in tokenizer([fitted[i] for i in long], add_special_tokens=False)["input_ids"]]
@@ -229,11 +233,15 @@ def _resolve_device(requested: str) -> str:
         requested = base
     if base == "cuda":
         if not torch.cuda.is_available():
-            raise InputError("device 'cuda' requested but no CUDA GPU is visible", hint="use device cpu or auto", setting="device")
+            raise InputError(
+                "device 'cuda' requested but no CUDA GPU is visible", hint="use device cpu or auto", setting="device"
+            )
         if requested == "cuda" and distributed.is_distributed():
             return distributed.cuda_device_for_rank()
     if base == "mps" and not (getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()):
-        raise InputError("device 'mps' requested but Metal is not available", hint="use device cpu or auto", setting="device")
+        raise InputError(
+            "device 'mps' requested but Metal is not available", hint="use device cpu or auto", setting="device"
+        )
     return requested
 
 
@@ -270,7 +278,9 @@ class QAModelRunner:
         # int8 kernels are CPU kernels: with device auto, int8 means CPU even where a GPU is present
         self.device = _resolve_device("cpu" if settings.int8 and settings.device == "auto" else settings.device)
         if settings.int8 and not self.device.startswith("cpu"):
-            raise InputError("int8 dynamic quantization runs on CPU only", hint="turn int8 off or use device cpu", setting="int8")
+            raise InputError(
+                "int8 dynamic quantization runs on CPU only", hint="turn int8 off or use device cpu", setting="int8"
+            )
         model, tokenizer, fingerprint = load_model_and_tokenizer(spec)
         self.model_fingerprint: str = fingerprint
         # counted before int8 quantization, which turns Linear weights into packed buffers
@@ -400,15 +410,21 @@ class QAModelRunner:
                 end[row, : len(e)] = e
                 mask[row, : len(s)] = windows.offsets[w][:, 0] >= 0
             spans = best_spans(
-                start, end, mask, windows.cls_index[chunk],
-                n_best=settings.n_best, max_answer_length=settings.max_answer_length,
+                start,
+                end,
+                mask,
+                windows.cls_index[chunk],
+                n_best=settings.n_best,
+                max_answer_length=settings.max_answer_length,
             )
             choices.update(zip(chunk, spans))
         predictions: dict[str, Prediction] = {}
         for index, example in enumerate(examples):
             ws = by_example.get(index, [])
             decoded = decode_question(
-                [choices[w] for w in ws], [windows.offsets[w] for w in ws], example.context,
+                [choices[w] for w in ws],
+                [windows.offsets[w] for w in ws],
+                example.context,
                 null_threshold=settings.null_threshold,
             )
             predictions[example.id] = Prediction(example.id, decoded.text, decoded.null_odds, decoded.best_span)
@@ -430,7 +446,9 @@ class QAModelRunner:
         self.timing.predict_seconds += time.perf_counter() - started
         return predictions
 
-    def _forward_all(self, windows: Windows, batches: list[np.ndarray], on_progress: Callable[[int], None] | None) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    def _forward_all(
+        self, windows: Windows, batches: list[np.ndarray], on_progress: Callable[[int], None] | None
+    ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
         started = time.perf_counter()
         logits = self._run_batches(windows, batches, on_progress)
         self.timing.forward_seconds += time.perf_counter() - started

@@ -46,15 +46,66 @@ def _card(alias: str, hub_id: str, architecture: str, exact: float, f1: float, w
 MODEL_ALIASES: dict[str, ModelCard] = {
     card.alias: card
     for card in (
-        _card("electra-large", "ahotrod/electra_large_discriminator_squad2_512", "electra", 87.0968, 89.9834, "README results"),
-        _card("electra-base", "deepset/electra-base-squad2", "electra", 77.6074, 81.7181, "model-index, squad_v2 validation"),
-        _card("electra-small", "mrm8488/electra-small-finetuned-squadv2", "electra", 69.7128, 73.4440, "README results"),
-        _card("bert-large", "deepset/bert-large-uncased-whole-word-masking-squad2", "bert", 80.8846, 83.8765, "model-index, squad_v2 validation"),
-        _card("bert-base", "deepset/bert-base-uncased-squad2", "bert", 75.6529, 78.6191, "model-index, squad_v2 validation"),
-        _card("roberta-base", "deepset/roberta-base-squad2", "roberta", 79.9309, 82.9501, "model-index, squad_v2 validation"),
+        _card(
+            "electra-large",
+            "ahotrod/electra_large_discriminator_squad2_512",
+            "electra",
+            87.0968,
+            89.9834,
+            "README results",
+        ),
+        _card(
+            "electra-base",
+            "deepset/electra-base-squad2",
+            "electra",
+            77.6074,
+            81.7181,
+            "model-index, squad_v2 validation",
+        ),
+        _card(
+            "electra-small", "mrm8488/electra-small-finetuned-squadv2", "electra", 69.7128, 73.4440, "README results"
+        ),
+        _card(
+            "bert-large",
+            "deepset/bert-large-uncased-whole-word-masking-squad2",
+            "bert",
+            80.8846,
+            83.8765,
+            "model-index, squad_v2 validation",
+        ),
+        _card(
+            "bert-base",
+            "deepset/bert-base-uncased-squad2",
+            "bert",
+            75.6529,
+            78.6191,
+            "model-index, squad_v2 validation",
+        ),
+        _card(
+            "roberta-base",
+            "deepset/roberta-base-squad2",
+            "roberta",
+            79.9309,
+            82.9501,
+            "model-index, squad_v2 validation",
+        ),
         _card("albert-xxlarge", "ahotrod/albert_xxlargev1_squad2_512", "albert", 86.1113, 89.3537, "README results"),
-        _card("albert-xlarge", "ktrapeznikov/albert-xlarge-v2-squad-v2", "albert", 84.4184, 87.4628, "README evaluation table"),
-        _card("albert-base", "squirro/albert-base-v2-squad_v2", "albert", 78.8175, 81.9984, "model-index eval_exact/eval_f1, squad_v2"),
+        _card(
+            "albert-xlarge",
+            "ktrapeznikov/albert-xlarge-v2-squad-v2",
+            "albert",
+            84.4184,
+            87.4628,
+            "README evaluation table",
+        ),
+        _card(
+            "albert-base",
+            "squirro/albert-base-v2-squad_v2",
+            "albert",
+            78.8175,
+            81.9984,
+            "model-index eval_exact/eval_f1, squad_v2",
+        ),
     )
 }
 
@@ -126,6 +177,7 @@ def model_slug(name: str) -> str:
 
 # --------------------------------------------------------------------------- loading
 
+
 def local_fingerprint(folder: str | Path) -> str:
     """A stable id of a local model folder, from what its files hold (`perturbations.fingerprint`): config,
     tokenizer and weight files by name and content, large files sampled. The same checkpoint copied to
@@ -167,14 +219,24 @@ def _diagnose(spec: ModelSpec, error: BaseException) -> tuple[str, str | None, s
     first_line = text.splitlines()[0] if text else ""
     if "trust_remote_code" in lowered:
         return "needs custom code from its repository", "allow trust_remote_code if you trust it", "trust_remote_code"
-    if kind in ("RepositoryNotFoundError", "GatedRepoError") or "is not a valid model identifier" in lowered or "404" in text:
-        return "no such model on the Hugging Face hub (or it is private/gated)", "check the id or log in with `hf auth login`", None
+    if (
+        kind in ("RepositoryNotFoundError", "GatedRepoError")
+        or "is not a valid model identifier" in lowered
+        or "404" in text
+    ):
+        return (
+            "no such model on the Hugging Face hub (or it is private/gated)",
+            "check the id or log in with `hf auth login`",
+            None,
+        )
     if spec.is_local:
         if "config.json" in lowered or "does not appear to have a file named" in lowered:
             return "the folder has no usable config.json/weights", "give a folder saved with save_pretrained", None
         return f"cannot load the folder ({kind}: {first_line})", None, None
-    if _hub_offline() or kind in ("LocalEntryNotFoundError", "ConnectionError", "OfflineModeIsEnabled") or any(
-        word in lowered for word in ("connect", "offline", "network", "resolve", "timed out", "cached files")
+    if (
+        _hub_offline()
+        or kind in ("LocalEntryNotFoundError", "ConnectionError", "OfflineModeIsEnabled")
+        or any(word in lowered for word in ("connect", "offline", "network", "resolve", "timed out", "cached files"))
     ):
         return (
             "cannot download it (no network, or HF_HUB_OFFLINE is set) and it is not in the local cache",
@@ -217,13 +279,17 @@ def check_available(spec: ModelSpec) -> None:
     offline = _hub_offline()
     if offline or not hub_reachable():
         hub = "is switched off (HF_HUB_OFFLINE)" if offline else "cannot be reached"
-        raise ModelUnavailableError(spec.name, spec.model_id, f"is not in the local cache and the Hugging Face hub {hub}")
+        raise ModelUnavailableError(
+            spec.name, spec.model_id, f"is not in the local cache and the Hugging Face hub {hub}"
+        )
     from transformers import AutoConfig
 
     try:
         AutoConfig.from_pretrained(spec.model_id)
     except Exception as error:
-        raise ModelUnavailableError(spec.name, spec.model_id, f"is not available: {_diagnose(spec, error)[0]}") from None
+        raise ModelUnavailableError(
+            spec.name, spec.model_id, f"is not available: {_diagnose(spec, error)[0]}"
+        ) from None
 
 
 def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
@@ -245,7 +311,9 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
     except Exception as error:  # every failure becomes one line
         raise _load_error(spec, error, where=where) from None
     try:
-        model, info = AutoModelForQuestionAnswering.from_pretrained(spec.model_id, config=config, output_loading_info=True, **kwargs)
+        model, info = AutoModelForQuestionAnswering.from_pretrained(
+            spec.model_id, config=config, output_loading_info=True, **kwargs
+        )
     except ValueError as error:
         if "Unrecognized configuration class" in str(error) or "question" in str(error).lower():
             raise ModelLoadError(
@@ -266,7 +334,9 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
     except Exception as error:
         raise _load_error(spec, error, where=f"{where}: tokenizer") from None
     if not getattr(tokenizer, "is_fast", False):
-        raise ModelLoadError(f"{where}: has no fast (Rust) tokenizer, which character offsets need; save a tokenizer.json with it")
+        raise ModelLoadError(
+            f"{where}: has no fast (Rust) tokenizer, which character offsets need; save a tokenizer.json with it"
+        )
     request_segment_ids(tokenizer, config)
     model.eval()
     return model, tokenizer, fingerprint(spec, config)
@@ -298,4 +368,3 @@ def alias_table() -> list[dict[str, Any]]:
         }
         for card in MODEL_ALIASES.values()
     ]
-

@@ -25,7 +25,9 @@ class Runner(Protocol):
 
     model_fingerprint: str
 
-    def predict(self, examples: Sequence[QAExample], *, on_progress: Callable[[int], None] | None = None) -> Mapping[str, Any]: ...
+    def predict(
+        self, examples: Sequence[QAExample], *, on_progress: Callable[[int], None] | None = None
+    ) -> Mapping[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,9 @@ class SetPredictions:
 def _progress_bar(total: int, description: str, enabled: bool) -> Any:
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=description, unit="q", file=sys.stderr, disable=not enabled, dynamic_ncols=True, leave=True)
+    return tqdm(
+        total=total, desc=description, unit="q", file=sys.stderr, disable=not enabled, dynamic_ncols=True, leave=True
+    )
 
 
 def predict_set(
@@ -79,7 +83,15 @@ def predict_set(
                 missing = [ex.id for ex in chunk if ex.id not in predictions]
                 if missing:
                     raise RuntimeError(f"the model runner returned no prediction for question {missing[0]}")
-                rows = [(ex.id, predictions[ex.id].text, float(predictions[ex.id].null_odds), _best_span(predictions[ex.id])) for ex in chunk]
+                rows = [
+                    (
+                        ex.id,
+                        predictions[ex.id].text,
+                        float(predictions[ex.id].null_odds),
+                        _best_span(predictions[ex.id]),
+                    )
+                    for ex in chunk
+                ]
                 cache.append(rows)
                 done.update((pid, (text, odds, span)) for pid, text, odds, span in rows)
     finally:

@@ -22,7 +22,15 @@ Cached = tuple[str, float, str | None]  # text ("" = abstain), null odds, best n
 
 
 def cache_key(model_id: str, fingerprint: str, data_sha: str, settings_fields: Mapping[str, Any]) -> str:
-    return content_key({"format": CACHE_FORMAT, "model": model_id, "fingerprint": fingerprint, "data": data_sha, "settings": dict(settings_fields)})
+    return content_key(
+        {
+            "format": CACHE_FORMAT,
+            "model": model_id,
+            "fingerprint": fingerprint,
+            "data": data_sha,
+            "settings": dict(settings_fields),
+        }
+    )
 
 
 def _cached(record: dict[str, Any]) -> tuple[str, Cached]:
@@ -41,4 +49,6 @@ class PredictionCache:
         return dict(self._file.read(_cached))
 
     def append(self, predictions: Iterable[tuple[str, str, float, str | None]]) -> None:
-        self._file.append({"id": pid, "text": text, "null_odds": odds, "best_span": span} for pid, text, odds, span in predictions)
+        self._file.append(
+            {"id": pid, "text": text, "null_odds": odds, "best_span": span} for pid, text, odds, span in predictions
+        )

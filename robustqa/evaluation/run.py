@@ -58,7 +58,9 @@ class EvalResult:
     outcomes: list[ModelOutcome]
 
 
-def run_model(spec: ModelSpec, runner: Runner, data: EvalData, config: EvalConfig, na_prob_thresh: float) -> ModelOutcome | None:
+def run_model(
+    spec: ModelSpec, runner: Runner, data: EvalData, config: EvalConfig, na_prob_thresh: float
+) -> ModelOutcome | None:
     """Predict both sets with one model and score them; None on processes other than the main one."""
     slug = model_slug(spec.name)
     actual = getattr(runner, "settings", config.settings)
@@ -66,11 +68,18 @@ def run_model(spec: ModelSpec, runner: Runner, data: EvalData, config: EvalConfi
     fingerprint = runner.model_fingerprint
 
     def cache(role: str, data_sha: str) -> PredictionCache:
-        return PredictionCache(Path(config.output_dir) / cache_file(slug, role, cache_key(spec.model_id, fingerprint, data_sha, fields)))
+        return PredictionCache(
+            Path(config.output_dir) / cache_file(slug, role, cache_key(spec.model_id, fingerprint, data_sha, fields))
+        )
 
     def predict(examples: Sequence[QAExample], role: str, data_sha: str) -> SetPredictions:
         return predict_set(
-            runner, examples, cache(role, data_sha), chunk_size=config.chunk_size, description=f"{slug} {role}", progress=config.progress
+            runner,
+            examples,
+            cache(role, data_sha),
+            chunk_size=config.chunk_size,
+            description=f"{slug} {role}",
+            progress=config.progress,
         )
 
     clean = predict(data.clean, "clean", data.clean_sha)
@@ -82,7 +91,14 @@ def run_model(spec: ModelSpec, runner: Runner, data: EvalData, config: EvalConfi
     if not distributed.is_main_process():
         return None
     return score_model(
-        spec, slug=slug, fingerprint=fingerprint, settings_fields=fields, clean=clean, perturbed=perturbed, data=data, na_prob_thresh=na_prob_thresh,
+        spec,
+        slug=slug,
+        fingerprint=fingerprint,
+        settings_fields=fields,
+        clean=clean,
+        perturbed=perturbed,
+        data=data,
+        na_prob_thresh=na_prob_thresh,
         cost=measured_cost(runner),
     )
 
@@ -113,7 +129,12 @@ def default_run_folder(models: Sequence[str], set_name: str, root: Path = Path("
 
 
 def eval_signature(
-    data: EvalData, outcomes: Sequence[ModelOutcome], config: EvalConfig, na_prob_thresh: float, *, models: Sequence[str] | None = None
+    data: EvalData,
+    outcomes: Sequence[ModelOutcome],
+    config: EvalConfig,
+    na_prob_thresh: float,
+    *,
+    models: Sequence[str] | None = None,
 ) -> Signature:
     """Data hashes, recipe (the shift), rules when v1.1, models with fingerprints, answer-changing settings,
     bootstrap, seed; version last. `models` (ids) stands in for the outcomes before any model has run."""
@@ -161,7 +182,13 @@ def _settings_record(config: EvalConfig, outcomes: Sequence[ModelOutcome], na_pr
     """report.json's `settings`: the inference settings as run, then the scoring and bootstrap settings."""
     settings = dict(config.settings.to_dict()) if hasattr(config.settings, "to_dict") else dict(vars(config.settings))
     settings.update(outcomes[0].settings_fields if outcomes else {})
-    settings.update(na_prob_thresh=na_prob_thresh, bootstrap=config.bootstrap, seed=config.seed, limit=config.limit, rules=config.rules)
+    settings.update(
+        na_prob_thresh=na_prob_thresh,
+        bootstrap=config.bootstrap,
+        seed=config.seed,
+        limit=config.limit,
+        rules=config.rules,
+    )
     return settings
 
 
@@ -174,7 +201,9 @@ def rendered_documents(run: Run) -> dict[str, str | bytes]:
     return {REPORT_MD: render_markdown([run]), CHART_PNG: png_bytes(headline_figure(model_rows([run])))}
 
 
-def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory: RunnerFactory | None = None) -> EvalResult | None:
+def run_evaluation(
+    models: Sequence[str], config: EvalConfig, *, runner_factory: RunnerFactory | None = None
+) -> EvalResult | None:
     """Evaluate each model on the clean (and perturbed) set and write the run folder.
 
     Returns the result on the main process and None on the others (under torchrun).
@@ -182,7 +211,9 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
     if config.bootstrap < 1:
         raise InputError(f"bootstrap {config.bootstrap} must be at least 1 resample")
     specs = resolve_models(models, trust_remote_code=config.trust_remote_code)
-    data = load_eval_data(config.clean_file, config.perturbed_file, limit=config.limit, rules=config.rules, decisions=config.decisions)
+    data = load_eval_data(
+        config.clean_file, config.perturbed_file, limit=config.limit, rules=config.rules, decisions=config.decisions
+    )
     output_dir = Path(config.output_dir)
     if output_dir.exists() and not output_dir.is_dir():
         raise OutputError("is a file", path=str(output_dir), hint="give a folder for the run", setting="output_dir")
@@ -191,7 +222,12 @@ def run_evaluation(models: Sequence[str], config: EvalConfig, *, runner_factory:
     if distributed.is_main_process():  # the data and models now; the settings as they ran, before writing
         planned = eval_signature(data, [], config, na_prob_thresh, models=[spec.identity("?") for spec in specs])
         resolved_later = {*config.settings.signature_fields(), "precision"}
-        check_reuse(output_dir, planned, overwrite=config.overwrite, keys=[key for key, _ in planned.items if key not in resolved_later])
+        check_reuse(
+            output_dir,
+            planned,
+            overwrite=config.overwrite,
+            keys=[key for key, _ in planned.items if key not in resolved_later],
+        )
     outcomes: list[ModelOutcome] = []
     for spec in specs:
         runner = factory(spec, config.settings)

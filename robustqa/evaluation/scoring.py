@@ -76,13 +76,21 @@ def scored_answers(predictions: SetPredictions, rules: str) -> dict[str, str]:
     return spans
 
 
-def score_set(examples: list[QAExample], answers: Mapping[str, str], predictions: SetPredictions, rules: str, na_prob_thresh: float) -> QuestionScores:
+def score_set(
+    examples: list[QAExample],
+    answers: Mapping[str, str],
+    predictions: SetPredictions,
+    rules: str,
+    na_prob_thresh: float,
+) -> QuestionScores:
     if rules == RULES_V1:
         return score_questions_v1(_gold(examples), answers)
     return score_questions(_gold(examples), answers, predictions.null_odds, na_prob_thresh)
 
 
-def summarize_set(scores: QuestionScores, answers: Mapping[str, str], predictions: SetPredictions, rules: str) -> dict[str, Any]:
+def summarize_set(
+    scores: QuestionScores, answers: Mapping[str, str], predictions: SetPredictions, rules: str
+) -> dict[str, Any]:
     """The official result dict of the rules: evaluate-v2.0's keys, or evaluate-v1.1's (`exact`, `f1`, `total`)."""
     if rules == RULES_V1:
         return summarize_v1(scores)
@@ -109,7 +117,18 @@ def score_model(
         perturbed_answers = scored_answers(perturbed, data.rules)
         perturbed_scores = score_set(data.perturbed, perturbed_answers, perturbed, data.rules, na_prob_thresh)
     return ModelOutcome(
-        spec, slug, fingerprint, settings_fields, clean, perturbed, clean_scores, perturbed_scores, data.rules, clean_answers, perturbed_answers, cost
+        spec,
+        slug,
+        fingerprint,
+        settings_fields,
+        clean,
+        perturbed,
+        clean_scores,
+        perturbed_scores,
+        data.rules,
+        clean_answers,
+        perturbed_answers,
+        cost,
     )
 
 
@@ -121,7 +140,9 @@ def pairs_of(outcome: ModelOutcome, data: EvalData) -> list[Pair]:
 
 
 def _clean_ci(scores: QuestionScores, *, resamples: int, seed: int) -> dict[str, list[float]]:
-    exact_ci, f1_ci = score_intervals([list(scores.exact.values()), list(scores.f1.values())], resamples=resamples, seed=seed)
+    exact_ci, f1_ci = score_intervals(
+        [list(scores.exact.values()), list(scores.f1.values())], resamples=resamples, seed=seed
+    )
     return {"exact": exact_ci, "f1": f1_ci}
 
 
@@ -145,11 +166,17 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
     c = outcome.clean_scores
     review = data.review
     return ModelEntry(
-        valid=reviewed_valid(pairs, review.valid_ids, resamples=resamples, seed=seed) if review and review.valid_ids is not None else None,
+        valid=reviewed_valid(pairs, review.valid_ids, resamples=resamples, seed=seed)
+        if review and review.valid_ids is not None
+        else None,
         **common,
-        perturbed=summarize_set(outcome.perturbed_scores, outcome.answers("perturbed"), outcome.perturbed, outcome.rules),
+        perturbed=summarize_set(
+            outcome.perturbed_scores, outcome.answers("perturbed"), outcome.perturbed, outcome.rules
+        ),
         drop=compute_drop(pairs, resamples=resamples, seed=seed),
-        worst_copy=worst_copy(pairs, [ex.id for ex in data.clean], c.has_answer, c.exact, c.f1, resamples=resamples, seed=seed),
+        worst_copy=worst_copy(
+            pairs, [ex.id for ex in data.clean], c.has_answer, c.exact, c.f1, resamples=resamples, seed=seed
+        ),
         variants=None if _imported(data.recipe) else variant_summary(pairs, resamples=resamples, seed=seed),
         flips=flip_counts(pairs),
         coverage=Coverage(
@@ -187,7 +214,9 @@ def _answered(outcome: ModelOutcome, role: str, qid: str) -> Answered:
     predictions = outcome.clean if role == "clean" else outcome.perturbed
     scores = outcome.clean_scores if role == "clean" else outcome.perturbed_scores
     assert predictions is not None and scores is not None
-    return Answered(outcome.answers(role)[qid], int(scores.exact[qid]), float(scores.f1[qid]), predictions.null_odds[qid])
+    return Answered(
+        outcome.answers(role)[qid], int(scores.exact[qid]), float(scores.f1[qid]), predictions.null_odds[qid]
+    )
 
 
 def example_lines(outcome: ModelOutcome, data: EvalData) -> list[ExampleLine]:
@@ -196,8 +225,14 @@ def example_lines(outcome: ModelOutcome, data: EvalData) -> list[ExampleLine]:
     if data.perturbed is None or outcome.perturbed is None or outcome.perturbed_scores is None:
         return [
             ExampleLine(
-                model=model, clean=ex, perturbed=None, perturbed_id=ex.id, changed=False, context_changed=False,
-                clean_answer=_answered(outcome, "clean", ex.id), perturbed_answer=None,
+                model=model,
+                clean=ex,
+                perturbed=None,
+                perturbed_id=ex.id,
+                changed=False,
+                context_changed=False,
+                clean_answer=_answered(outcome, "clean", ex.id),
+                perturbed_answer=None,
             )
             for ex in data.clean
         ]
@@ -226,9 +261,19 @@ def _scores(scores: QuestionScores) -> dict[str, dict[str, float]]:
 
 def prediction_files(outcome: ModelOutcome) -> list[PredictionFiles]:
     """The official prediction and null-odds files of one model, and its per-question scores, clean first."""
-    files = [PredictionFiles(outcome.slug, "clean", outcome.answers("clean"), outcome.clean.null_odds, _scores(outcome.clean_scores))]
+    files = [
+        PredictionFiles(
+            outcome.slug, "clean", outcome.answers("clean"), outcome.clean.null_odds, _scores(outcome.clean_scores)
+        )
+    ]
     if outcome.perturbed is not None and outcome.perturbed_scores is not None:
         files.append(
-            PredictionFiles(outcome.slug, "perturbed", outcome.answers("perturbed"), outcome.perturbed.null_odds, _scores(outcome.perturbed_scores))
+            PredictionFiles(
+                outcome.slug,
+                "perturbed",
+                outcome.answers("perturbed"),
+                outcome.perturbed.null_odds,
+                _scores(outcome.perturbed_scores),
+            )
         )
     return files

@@ -50,10 +50,15 @@ def _gold(references: Sequence[Mapping[str, Any]], what: str) -> dict[str, list[
     try:
         return {str(r["id"]): [str(t) for t in r["answers"]["text"]] for r in references}
     except (KeyError, TypeError) as error:
-        raise InputError(f"{what}: not evaluate's squad format (missing {error})", hint='each needs "id" and "answers": {"text", "answer_start"}') from None
+        raise InputError(
+            f"{what}: not evaluate's squad format (missing {error})",
+            hint='each needs "id" and "answers": {"text", "answer_start"}',
+        ) from None
 
 
-def _predictions(predictions: Sequence[Mapping[str, Any]], rules: str, what: str) -> tuple[dict[str, str], dict[str, float] | None]:
+def _predictions(
+    predictions: Sequence[Mapping[str, Any]], rules: str, what: str
+) -> tuple[dict[str, str], dict[str, float] | None]:
     try:
         texts = {str(p["id"]): str(p["prediction_text"]) for p in predictions}
         if rules == "1.1":
@@ -61,11 +66,17 @@ def _predictions(predictions: Sequence[Mapping[str, Any]], rules: str, what: str
         return texts, {str(p["id"]): float(p["no_answer_probability"]) for p in predictions}
     except (KeyError, TypeError) as error:
         fields = '"id", "prediction_text"' + ("" if rules == "1.1" else ', "no_answer_probability"')
-        raise InputError(f"{what}: not evaluate's squad format (missing {error})", hint=f"each needs {fields}") from None
+        raise InputError(
+            f"{what}: not evaluate's squad format (missing {error})", hint=f"each needs {fields}"
+        ) from None
 
 
 def _score(
-    predictions: Sequence[Mapping[str, Any]], references: Sequence[Mapping[str, Any]], rules: str, threshold: float, what: str
+    predictions: Sequence[Mapping[str, Any]],
+    references: Sequence[Mapping[str, Any]],
+    rules: str,
+    threshold: float,
+    what: str,
 ) -> tuple[QuestionScores, dict[str, Any]]:
     gold = _gold(references, what)
     if not gold:
@@ -103,24 +114,41 @@ def compute(
         raise InputError("give both perturbed_predictions and perturbed_references, or neither")
     if bootstrap < 1:
         raise InputError(f"bootstrap {bootstrap} must be at least 1")
-    perturbed_scores, perturbed_result = _score(perturbed_predictions, perturbed_references, rules, no_answer_threshold, "perturbed_predictions")
+    perturbed_scores, perturbed_result = _score(
+        perturbed_predictions, perturbed_references, rules, no_answer_threshold, "perturbed_predictions"
+    )
     mapping: dict[str, str] = {}
     changed: dict[str, bool] = {}
     for reference in perturbed_references:
         pid = str(reference["id"])
         source = str(reference.get("source_id") or pid)
         if source not in clean_scores.exact:
-            raise InputError(f"perturbed question {pid} matches no clean reference", hint="its source_id (or id) must be the id of a clean question")
+            raise InputError(
+                f"perturbed question {pid} matches no clean reference",
+                hint="its source_id (or id) must be the id of a clean question",
+            )
         mapping[pid] = source
         changed[pid] = bool(reference.get("changed", True))
     pairs = build_pairs(
-        mapping, changed, clean_scores.has_answer, clean_scores.exact, clean_scores.f1, perturbed_scores.exact, perturbed_scores.f1
+        mapping,
+        changed,
+        clean_scores.has_answer,
+        clean_scores.exact,
+        clean_scores.f1,
+        perturbed_scores.exact,
+        perturbed_scores.f1,
     )
     result = dict(result)
     result["perturbed"] = perturbed_result
     result["drop"] = compute_drop(pairs, resamples=bootstrap, seed=seed)
     result["worst_copy"] = worst_copy(
-        pairs, list(clean_scores.exact), clean_scores.has_answer, clean_scores.exact, clean_scores.f1, resamples=bootstrap, seed=seed
+        pairs,
+        list(clean_scores.exact),
+        clean_scores.has_answer,
+        clean_scores.exact,
+        clean_scores.f1,
+        resamples=bootstrap,
+        seed=seed,
     )
     result["flips"] = flip_counts(pairs)
     return result

@@ -19,7 +19,9 @@ from robustqa.importers.base import (
 )
 from robustqa.importers.squad_shifts import SQUAD_SHIFTS
 
-IMPORTERS: dict[str, Importer] = {importer.name: importer for importer in (ADDSENT, ADDONESENT, SQUAD_SHIFTS, ADVERSARIAL_QA)}
+IMPORTERS: dict[str, Importer] = {
+    importer.name: importer for importer in (ADDSENT, ADDONESENT, SQUAD_SHIFTS, ADVERSARIAL_QA)
+}
 
 
 def get_importer(name: str) -> Importer:
@@ -38,4 +40,14 @@ def list_importers() -> list[Importer]:
     return list(IMPORTERS.values())
 
 
-__all__ = ["CLEAN_FILE", "IMPORTERS", "PERTURBED_FILE", "ImportedSet", "Importer", "get_importer", "importer_of_shift", "list_importers", "write_import"]
+__all__ = [
+    "CLEAN_FILE",
+    "IMPORTERS",
+    "PERTURBED_FILE",
+    "ImportedSet",
+    "Importer",
+    "get_importer",
+    "importer_of_shift",
+    "list_importers",
+    "write_import",
+]

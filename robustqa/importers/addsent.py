@@ -116,7 +116,9 @@ class AdversarialCopiesImporter(Importer):
         }
         return ImportedSet(clean, perturbed, _file_name(source), digest, counts)
 
-    def _check_copy(self, copy_id: str, original_id: str, questions: dict[str, Any], contexts: dict[str, str], path: str, where: str) -> None:
+    def _check_copy(
+        self, copy_id: str, original_id: str, questions: dict[str, Any], contexts: dict[str, str], path: str, where: str
+    ) -> None:
         copy, original = questions[copy_id], questions[original_id]
         problem = None
         if copy.question != original.question:
@@ -148,7 +150,8 @@ class AdversarialCopiesImporter(Importer):
             paragraphs = []
             for paragraph in article.paragraphs:
                 qas = tuple(
-                    replace(answered_question(q), extra={**q.extra, "source_id": source_of[q.id]}) for q in paragraph.qas
+                    replace(answered_question(q), extra={**q.extra, "source_id": source_of[q.id]})
+                    for q in paragraph.qas
                 )
                 originals = {contexts[source_of[q.id]] for q in paragraph.qas}
                 extra = dict(paragraph.extra)

@@ -50,7 +50,11 @@ def load_hub(config: str, split: str) -> SquadDataset:
     try:
         import datasets
     except ImportError:  # pragma: no cover - datasets is a dependency
-        raise InputError("the `datasets` package is not installed", path=label, hint="pip install datasets, or give the released JSON file") from None
+        raise InputError(
+            "the `datasets` package is not installed",
+            path=label,
+            hint="pip install datasets, or give the released JSON file",
+        ) from None
     try:
         rows = datasets.load_dataset(HUB_DATASET, config, split=split)
     except Exception as error:

@@ -68,7 +68,11 @@ class Importer:
         raise NotImplementedError
 
     def describe(self) -> str:
-        pairing = "clean.json + perturbed.json (copies paired to originals)" if self.paired else "clean.json only (no paired originals)"
+        pairing = (
+            "clean.json + perturbed.json (copies paired to originals)"
+            if self.paired
+            else "clean.json only (no paired originals)"
+        )
         return f"{self.title}: {self.citation}\nwrites {pairing}\nINPUT: {self.accepts}"
 
     def source_block(self, imported: ImportedSet, role: str) -> dict[str, Any]:
@@ -190,7 +194,9 @@ def write_import(importer: Importer, imported: ImportedSet, output_dir: str | Pa
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise OutputError(f"{folder}: cannot create the folder ({error.strerror}); choose another output folder") from None
+        raise OutputError(
+            f"{folder}: cannot create the folder ({error.strerror}); choose another output folder"
+        ) from None
     written: list[Path] = []
     try:
         for path, text in texts:

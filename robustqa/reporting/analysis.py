@@ -158,7 +158,17 @@ def flips_html(flips: Sequence[Flip], limit: int | None = None) -> str:
 
 
 _WORD = re.compile(r"[a-z]+")
-_WH = {"what": "what", "who": "who", "whom": "who", "whose": "who", "when": "when", "where": "where", "which": "which", "how": "how", "why": "why"}
+_WH = {
+    "what": "what",
+    "who": "who",
+    "whom": "who",
+    "whose": "who",
+    "when": "when",
+    "where": "where",
+    "which": "which",
+    "how": "how",
+    "why": "why",
+}
 
 
 def question_type(question: str) -> str:
@@ -323,8 +333,7 @@ def substituted_words(run: Run, model: str | None = None, top: int = 15) -> list
             seen[1] += int(flip)
     ranked = sorted(counts.items(), key=lambda item: (-item[1][1], -item[1][0], item[0]))
     return [
-        {"original": o, "replacement": r, "pos": p, "questions": n, "flipped": f}
-        for (o, r, p), (n, f) in ranked[:top]
+        {"original": o, "replacement": r, "pos": p, "questions": n, "flipped": f} for (o, r, p), (n, f) in ranked[:top]
     ]
 
 
@@ -344,7 +353,9 @@ def shared_flips(run: Run) -> dict[str, Any]:
     for model in models:
         lines = compared(run, model)
         answered[model] = {str(e.get("source_id", e["id"])) for e in lines}
-        flips[model] = {str(e.get("source_id", e["id"])) for e in lines if is_right(e, "clean") and not is_right(e, "perturbed")}
+        flips[model] = {
+            str(e.get("source_id", e["id"])) for e in lines if is_right(e, "clean") and not is_right(e, "perturbed")
+        }
     common = set.intersection(*answered.values()) if answered else set()
     flips = {m: f & common for m, f in flips.items()}
     every = set.intersection(*flips.values()) if flips else set()
@@ -354,12 +365,16 @@ def shared_flips(run: Run) -> dict[str, Any]:
         for b in models[i + 1 :]:
             both = flips[a] & flips[b]
             union = flips[a] | flips[b]
-            pairs.append({"a": a, "b": b, "both": len(both), "jaccard": round(len(both) / len(union), 3) if union else None})
+            pairs.append(
+                {"a": a, "b": b, "both": len(both), "jaccard": round(len(both) / len(union), 3) if union else None}
+            )
     return {
         "models": models,
         "compared": len(common),
         "all": sorted(every),
         "own": {m: sorted(ids) for m, ids in own.items()},
         "pairs": pairs,
-        "per_model": [{"model": m, "flips": len(flips[m]), "shared_with_all": len(every), "own": len(own[m])} for m in models],
+        "per_model": [
+            {"model": m, "flips": len(flips[m]), "shared_with_all": len(every), "own": len(own[m])} for m in models
+        ],
     }

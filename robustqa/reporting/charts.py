@@ -99,7 +99,14 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
         lows = [ci[0] if ci else v for v, ci in zip(values, intervals) if v == v]
         highs = [ci[1] if ci else v for v, ci in zip(values, intervals) if v == v]
         errors = error_bars([{"v": v, "ci": ci} for v, ci in zip(values, intervals)], "v", "ci")
-        ax.barh(positions, values, xerr=errors, color=[PERTURBED_COLOR if v < 0 else CLEAN_COLOR for v in values], capsize=4, height=0.6)
+        ax.barh(
+            positions,
+            values,
+            xerr=errors,
+            color=[PERTURBED_COLOR if v < 0 else CLEAN_COLOR for v in values],
+            capsize=4,
+            height=0.6,
+        )
         ax.axvline(0.0, color="black", linewidth=0.9)
         ax.set_xlim(*_span(lows, highs))
         ax.set_title(title, fontsize=9)
@@ -107,7 +114,9 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
     axes[0].set_yticks(positions, labels, fontsize=8)
     axes[0].invert_yaxis()
     caption = "Perturbed minus clean" if not several else "Shifted minus clean (or reference)"
-    figure.suptitle(f"{caption}; black line at zero; error bars: 95% interval (a narrow one may hide under its cap)", fontsize=9)
+    figure.suptitle(
+        f"{caption}; black line at zero; error bars: 95% interval (a narrow one may hide under its cap)", fontsize=9
+    )
     if left_out:
         figure.supxlabel("nothing to compare, not drawn: " + ", ".join(left_out), fontsize=7)
     return figure
@@ -135,7 +144,12 @@ def cost_key(row: ModelRow) -> tuple[str, ...] | None:
     cost = row.entry.get("cost")
     if not cost:
         return None
-    return (str(row.entry.get("model_id")), str(row.entry.get("fingerprint")), str(cost.get("device_name")), str(cost.get("precision")))
+    return (
+        str(row.entry.get("model_id")),
+        str(row.entry.get("fingerprint")),
+        str(cost.get("device_name")),
+        str(cost.get("precision")),
+    )
 
 
 def cost_figure(rows: Sequence[ModelRow]) -> Figure:
@@ -163,11 +177,21 @@ def cost_figure(rows: Sequence[ModelRow]) -> Figure:
         for i, (row, n) in enumerate(members):
             # one model, one cost: its rows share the x of its pooled ms/question, a few points apart on screen only
             x = costs[key]
-            shift = transforms.offset_copy(ax.transData, fig=figure, x=6.0 * (i - (len(members) - 1) / 2), y=0.0, units="points")
+            shift = transforms.offset_copy(
+                ax.transData, fig=figure, x=6.0 * (i - (len(members) - 1) / 2), y=0.0, units="points"
+            )
             shifted, clean = n.get("perturbed_f1"), n.get("clean_f1")
             if shifted is None:  # a clean SQuAD run: its clean F1 is what it shows
                 if clean is not None:
-                    ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=CLEAN_COLOR, label="clean SQuAD", transform=shift)
+                    ax.scatter(
+                        [x],
+                        [clean],
+                        marker="o",
+                        facecolors="none",
+                        edgecolors=CLEAN_COLOR,
+                        label="clean SQuAD",
+                        transform=shift,
+                    )
                 continue
             name = f"{row.recipe} ({row.comparison})"
             errors = _bar_errors([n], "f1")
@@ -177,7 +201,14 @@ def cost_figure(rows: Sequence[ModelRow]) -> Figure:
                 ax.scatter([x], [clean], marker="o", facecolors="none", edgecolors=colours[name], transform=shift)
                 ax.plot([x, x], [clean, shifted], color=colours[name], linewidth=0.8, alpha=0.5, transform=shift)
         top = max(max(v for v in (n.get("perturbed_f1"), n.get("clean_f1")) if v is not None) for _, n in members)
-        ax.annotate(short_model(str(members[0][0].entry["model"])), (costs[key], top), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=7)
+        ax.annotate(
+            short_model(str(members[0][0].entry["model"])),
+            (costs[key], top),
+            textcoords="offset points",
+            xytext=(0, 8),
+            ha="center",
+            fontsize=7,
+        )
     if spread > 5:
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(ScalarFormatter())
@@ -195,7 +226,10 @@ def cost_figure(rows: Sequence[ModelRow]) -> Figure:
         ax.legend(unique.values(), unique.keys(), fontsize=7, loc="lower right")
     ax.set_title("F1 under shift against cost (hollow: clean or reference F1; bars: 95% interval)", fontsize=9)
     if untimed:
-        figure.supxlabel("not timed, not drawn (every prediction from a cache, or no cost recorded): " + ", ".join(untimed), fontsize=7)
+        figure.supxlabel(
+            "not timed, not drawn (every prediction from a cache, or no cost recorded): " + ", ".join(untimed),
+            fontsize=7,
+        )
     return figure
 
 
@@ -209,7 +243,10 @@ def breakdown_figure(rows: Sequence[Mapping[str, Any]], title: str = "", metric:
         ax = _figure(6.0, 0.45 * len(rows) + 1.2).subplots()
     labels = [f"{r['group']} (n={r['n']}{', too few to draw' if int(r['n']) < MIN_GROUP else ''})" for r in rows]
     values = [float(r[f"drop_{metric}"]) if int(r["n"]) >= MIN_GROUP else 0.0 for r in rows]
-    drawn = [{**r, f"drop_{metric}": v} if int(r["n"]) >= MIN_GROUP else {**r, f"drop_{metric}": 0.0, "drop_f1_ci": None} for r, v in zip(rows, values)]
+    drawn = [
+        {**r, f"drop_{metric}": v} if int(r["n"]) >= MIN_GROUP else {**r, f"drop_{metric}": 0.0, "drop_f1_ci": None}
+        for r, v in zip(rows, values)
+    ]
     errors = error_bars(drawn, "drop_f1", "drop_f1_ci") if metric == "f1" else None
     ax.barh(range(len(rows)), values, xerr=errors, color=["#e6550d" if v < 0 else "#31a354" for v in values], capsize=3)
     ax.set_yticks(range(len(rows)), labels, fontsize=8)
@@ -233,7 +270,9 @@ def breakdowns_figure(panels: Sequence[tuple[Sequence[Mapping[str, Any]], str]])
     return figure
 
 
-def budget_figure(curves: Sequence[Mapping[str, Any]], ax: Any = None, references: Sequence[Mapping[str, Any]] = ()) -> Figure:
+def budget_figure(
+    curves: Sequence[Mapping[str, Any]], ax: Any = None, references: Sequence[Mapping[str, Any]] = ()
+) -> Figure:
     """Attack success against the query budget: one step line per attack (`label`, `attempted` and `curve`,
     a list of {"budget", "succeeded"} as attack.json records it), with the final rate's 95% Wilson interval
     as a bar at the right end; `references` ({"label", "rate"} in percent, e.g. the static recipe's flips
@@ -251,12 +290,22 @@ def budget_figure(curves: Sequence[Mapping[str, Any]], ax: Any = None, reference
         attempted = int(curve["attempted"])
         budgets = [int(p["budget"]) for p in points]
         rates = [100.0 * int(p["succeeded"]) / attempted if attempted else 0.0 for p in points]
-        line = ax.step(budgets, rates, where="post", label=f"{curve['label']} ({points[-1]['succeeded'] if points else 0}/{attempted})")
+        line = ax.step(
+            budgets,
+            rates,
+            where="post",
+            label=f"{curve['label']} ({points[-1]['succeeded'] if points else 0}/{attempted})",
+        )
         colors.append(line[0].get_color())
         if points and attempted:
             low, high = wilson_interval(int(points[-1]["succeeded"]), attempted)
-            ax.errorbar([budgets[-1]], [rates[-1]], yerr=[[max(0.0, rates[-1] - 100 * low)], [max(0.0, 100 * high - rates[-1])]],
-                        color=line[0].get_color(), capsize=3)
+            ax.errorbar(
+                [budgets[-1]],
+                [rates[-1]],
+                yerr=[[max(0.0, rates[-1] - 100 * low)], [max(0.0, 100 * high - rates[-1])]],
+                color=line[0].get_color(),
+                capsize=3,
+            )
             top = max(top, 100 * high)
     for reference in references:
         index = reference.get("curve")

@@ -12,7 +12,9 @@ COARSE_POS = ("noun", "verb", "adjective", "adverb", "other")
 
 def _spans(substitutions: Iterable[Mapping[str, Any]], side: str) -> list[tuple[int, int, str]]:
     """(start, end, other word) per substitution in the chosen text, sorted, overlaps dropped."""
-    start_key, end_key, other_key = ("start", "end", "replacement") if side == "original" else ("new_start", "new_end", "original")
+    start_key, end_key, other_key = (
+        ("start", "end", "replacement") if side == "original" else ("new_start", "new_end", "original")
+    )
     if side not in ("original", "perturbed"):
         raise ValueError(f"side must be 'original' or 'perturbed', not {side!r}")
     spans = sorted((int(s[start_key]), int(s[end_key]), str(s[other_key])) for s in substitutions)

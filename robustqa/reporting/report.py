@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 from robustqa.attack.transfer import TRANSFER_NOTE, transfer_cells, transfer_table
 from robustqa.render import markdown_table
-from robustqa.reporting.tables import REPORT_COLUMNS, TABLE_NOTE, model_rows, report_cells, review_notes, rules_text, signatures
+from robustqa.reporting.tables import (
+    REPORT_COLUMNS,
+    TABLE_NOTE,
+    model_rows,
+    report_cells,
+    review_notes,
+    rules_text,
+    signatures,
+)
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
@@ -49,7 +57,11 @@ def comparison_rows(runs: Sequence[Run]) -> list[dict[str, Any]]:
 def render_json(runs: Sequence[Run]) -> str:
     """The numbers for scripts: the comparison rows, the transfer cells (runs on adversarial sets; else empty)
     and every run's report.json (with `run_dir`)."""
-    document = {"table": comparison_rows(runs), "transfer": [c.to_dict() for c in transfer_cells(runs)], "runs": [run.to_dict() for run in runs]}
+    document = {
+        "table": comparison_rows(runs),
+        "transfer": [c.to_dict() for c in transfer_cells(runs)],
+        "runs": [run.to_dict() for run in runs],
+    }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -38,20 +38,28 @@ def _boxed(table: str) -> str:
     return f'<div class="table-box">{table}</div>'
 
 
-
 def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
     # the Model column stays in view while the table scrolls: it says what each row compares as well
-    cells = [row.cells() | {"Model": f"{row.label} ({SHORT_COMPARISON.get(row.comparison, row.comparison)})"} for row in model_rows(runs)]
+    cells = [
+        row.cells() | {"Model": f"{row.label} ({SHORT_COMPARISON.get(row.comparison, row.comparison)})"}
+        for row in model_rows(runs)
+    ]
     table = _boxed(html_table(cells, list(REPORT_COLUMNS)))
     chart = ""
     if chart_png:
         encoded = base64.b64encode(chart_png).decode("ascii")
         chart = f'<img alt="clean vs perturbed scores" src="data:image/png;base64,{encoded}">'
     columns, rows = transfer_table(runs)
-    transfer = f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_boxed(html_table(rows, columns))}\n" if rows else ""
-    notes = "".join(f"<p>{html.escape(note)}</p>\n" for note in review_notes(runs))  # who reviewed each set, as report.md says
-    signatures = "".join(f"<li><b>{html.escape(str(run.path))}</b>: <code>{html.escape(run.signature)}</code></li>" for run in runs)
+    transfer = (
+        f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_boxed(html_table(rows, columns))}\n" if rows else ""
+    )
+    notes = "".join(
+        f"<p>{html.escape(note)}</p>\n" for note in review_notes(runs)
+    )  # who reviewed each set, as report.md says
+    signatures = "".join(
+        f"<li><b>{html.escape(str(run.path))}</b>: <code>{html.escape(run.signature)}</code></li>" for run in runs
+    )
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'>"
         "<title>robustqa report</title>"

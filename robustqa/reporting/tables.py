@@ -31,7 +31,6 @@ from robustqa.review.status import ReviewStatus
 from robustqa.signature import Signature
 
 if TYPE_CHECKING:
-
     from robustqa.runs.load import Run
 
 PAIRED, WORST_COPY, UNPAIRED, ALONE, CLEAN = "paired", "worst-copy", "unpaired", "alone", "clean"
@@ -165,32 +164,83 @@ class ModelRow:
         """Reference score, shifted score and their difference (EM and F1) as this row's comparison reads them."""
         clean, perturbed, drop = self._part("clean"), self._part("perturbed"), self._part("drop")
         own = self._part("clean_ci")
-        none = {"clean_em": None, "clean_f1": None, "perturbed_em": None, "perturbed_f1": None, "drop_em": None, "drop_f1": None,
-                "drop_em_ci": None, "drop_f1_ci": None, "perturbed_em_ci": None, "perturbed_f1_ci": None, "questions": clean.get("total")}
+        none = {
+            "clean_em": None,
+            "clean_f1": None,
+            "perturbed_em": None,
+            "perturbed_f1": None,
+            "drop_em": None,
+            "drop_f1": None,
+            "drop_em_ci": None,
+            "drop_f1_ci": None,
+            "perturbed_em_ci": None,
+            "perturbed_f1_ci": None,
+            "questions": clean.get("total"),
+        }
         if self.comparison == PAIRED:
-            return {**none, "clean_em": clean.get("exact"), "clean_f1": clean.get("f1"), "perturbed_em": perturbed.get("exact"),
-                    "perturbed_f1": perturbed.get("f1"), "drop_em": drop.get("exact"), "drop_f1": drop.get("f1"),
-                    "drop_em_ci": _pair(drop.get("exact_ci")), "drop_f1_ci": _pair(drop.get("f1_ci"))}
+            return {
+                **none,
+                "clean_em": clean.get("exact"),
+                "clean_f1": clean.get("f1"),
+                "perturbed_em": perturbed.get("exact"),
+                "perturbed_f1": perturbed.get("f1"),
+                "drop_em": drop.get("exact"),
+                "drop_f1": drop.get("f1"),
+                "drop_em_ci": _pair(drop.get("exact_ci")),
+                "drop_f1_ci": _pair(drop.get("f1_ci")),
+            }
         if self.comparison == REVIEWED_VALID or self.comparison in VARIANT_VIEWS:
             # a subset scored on its own: {questions, clean, perturbed, drop} (stats.score_means and the drop)
             view = self._part("valid") if self.comparison == REVIEWED_VALID else self._variant_view()
             vclean, vpert, vdrop = view.get("clean") or {}, view.get("perturbed") or {}, view.get("drop") or {}
-            return {**none, "questions": view.get("questions"), "clean_em": vclean.get("exact"), "clean_f1": vclean.get("f1"),
-                    "perturbed_em": vpert.get("exact"), "perturbed_f1": vpert.get("f1"), "drop_em": vdrop.get("exact"),
-                    "drop_f1": vdrop.get("f1"), "drop_em_ci": _pair(vdrop.get("exact_ci")), "drop_f1_ci": _pair(vdrop.get("f1_ci"))}
+            return {
+                **none,
+                "questions": view.get("questions"),
+                "clean_em": vclean.get("exact"),
+                "clean_f1": vclean.get("f1"),
+                "perturbed_em": vpert.get("exact"),
+                "perturbed_f1": vpert.get("f1"),
+                "drop_em": vdrop.get("exact"),
+                "drop_f1": vdrop.get("f1"),
+                "drop_em_ci": _pair(vdrop.get("exact_ci")),
+                "drop_f1_ci": _pair(vdrop.get("f1_ci")),
+            }
         if self.comparison == WORST_COPY:
             worst = self._part("worst_copy")
             wdrop = worst.get("drop") or {}
-            return {**none, "questions": worst.get("questions"), "clean_em": clean.get("exact"), "clean_f1": clean.get("f1"),
-                    "perturbed_em": worst.get("exact"), "perturbed_f1": worst.get("f1"), "drop_em": wdrop.get("exact"),
-                    "drop_f1": wdrop.get("f1"), "drop_em_ci": _pair(wdrop.get("exact_ci")), "drop_f1_ci": _pair(wdrop.get("f1_ci"))}
+            return {
+                **none,
+                "questions": worst.get("questions"),
+                "clean_em": clean.get("exact"),
+                "clean_f1": clean.get("f1"),
+                "perturbed_em": worst.get("exact"),
+                "perturbed_f1": worst.get("f1"),
+                "drop_em": wdrop.get("exact"),
+                "drop_f1": wdrop.get("f1"),
+                "drop_em_ci": _pair(wdrop.get("exact_ci")),
+                "drop_f1_ci": _pair(wdrop.get("f1_ci")),
+            }
         if self.comparison == UNPAIRED and self.reference is not None:
             ref = self.reference
-            return {**none, "clean_em": ref.exact, "clean_f1": ref.f1, "perturbed_em": clean.get("exact"), "perturbed_f1": clean.get("f1"),
-                    "drop_em": ref.drop_exact, "drop_f1": ref.drop_f1, "drop_em_ci": ref.exact_ci, "drop_f1_ci": ref.f1_ci}
+            return {
+                **none,
+                "clean_em": ref.exact,
+                "clean_f1": ref.f1,
+                "perturbed_em": clean.get("exact"),
+                "perturbed_f1": clean.get("f1"),
+                "drop_em": ref.drop_exact,
+                "drop_f1": ref.drop_f1,
+                "drop_em_ci": ref.exact_ci,
+                "drop_f1_ci": ref.f1_ci,
+            }
         if self.comparison == ALONE:
-            return {**none, "perturbed_em": clean.get("exact"), "perturbed_f1": clean.get("f1"),
-                    "perturbed_em_ci": _pair(own.get("exact")), "perturbed_f1_ci": _pair(own.get("f1"))}
+            return {
+                **none,
+                "perturbed_em": clean.get("exact"),
+                "perturbed_f1": clean.get("f1"),
+                "perturbed_em_ci": _pair(own.get("exact")),
+                "perturbed_f1_ci": _pair(own.get("f1")),
+            }
         return {**none, "clean_em": clean.get("exact"), "clean_f1": clean.get("f1")}
 
     def _variant_view(self) -> Mapping[str, Any]:
@@ -270,7 +320,11 @@ class ModelRow:
             return "paired, reviewed-valid: changed questions people did not accept are left out"
         if self.comparison == WORST_OF_K:
             k = self._part("variants").get("variants_per_question")
-            return f"worst of K: each changed question by its worst variant (K = {k:.2f} on average)" if k else "worst of K"
+            return (
+                f"worst of K: each changed question by its worst variant (K = {k:.2f} on average)"
+                if k
+                else "worst of K"
+            )
         if self.comparison == MEAN_OF_K:
             return "mean of K: each changed question by the mean of its variants"
         if self.comparison == WORST_COPY:
@@ -278,7 +332,9 @@ class ModelRow:
         if self.comparison == UNPAIRED and self.reference is not None:
             return f"unpaired: new questions vs clean SQuAD of {self.reference.label}"
         if self.comparison == ALONE:
-            return f"alone: new questions, own 95% CI (no clean SQuAD run of this model under v{self.rules} rules given)"
+            return (
+                f"alone: new questions, own 95% CI (no clean SQuAD run of this model under v{self.rules} rules given)"
+            )
         return "clean SQuAD only (a reference)"
 
     def cells(self) -> dict[str, str]:
@@ -292,7 +348,11 @@ class ModelRow:
         if self.comparison == REVIEWED_VALID:
             changed_cell = f"{n['changed']} accepted of {coverage.get('changed', 0)} changed"
         elif paired:
-            changed_cell = f"{coverage.get('changed', 0)}/{coverage.get('matched', 0)} ({100 * share:.1f}%)" if share is not None else "–"
+            changed_cell = (
+                f"{coverage.get('changed', 0)}/{coverage.get('matched', 0)} ({100 * share:.1f}%)"
+                if share is not None
+                else "–"
+            )
         elif self.comparison in VARIANT_VIEWS:
             changed_cell = f"{n['changed']} questions, {self._part('variants').get('variants', 0)} variants"
         elif self.comparison == WORST_COPY and n["questions"]:
@@ -352,7 +412,9 @@ def cost_cells(cost: Mapping[str, Any] | None) -> dict[str, str]:
     return {
         "Params": parameters_text(cost.get("parameters")),
         "Windows/s": f"{cost['windows_per_second']:.1f}" if timed and cost.get("windows_per_second") else "from cache",
-        "ms/question": f"{cost['ms_per_question']:.1f}" if timed and cost.get("ms_per_question") is not None else "from cache",
+        "ms/question": f"{cost['ms_per_question']:.1f}"
+        if timed and cost.get("ms_per_question") is not None
+        else "from cache",
         "Device": f"{cost.get('device_name')} ({cost.get('device')}, {cost.get('precision')})",
     }
 
@@ -367,7 +429,9 @@ def cost_summary(cost: Mapping[str, Any] | None) -> str:
     """One line on a model's cost in a run (the eval command prints it), saying what was timed."""
     if not cost:
         return "no cost measured (the runner reports none)"
-    where = f"on {cost.get('device')} ({cost.get('device_name')}), {cost.get('precision')}, batch {cost.get('batch_size')}"
+    where = (
+        f"on {cost.get('device')} ({cost.get('device_name')}), {cost.get('precision')}, batch {cost.get('batch_size')}"
+    )
     if cost.get("processes", 1) > 1:
         where += f", {cost['processes']} processes"
     head = f"{parameters_text(cost.get('parameters'))} parameters"
@@ -438,11 +502,15 @@ def model_rows(runs: Sequence[Run]) -> list[ModelRow]:
                 rows.append(ModelRow(label, str(run.path), recipe, entry, PAIRED, rules, review=review))
                 if (entry.get("valid") or {}).get("changed"):  # nothing accepted: no row that measured nothing
                     rows.append(ModelRow(label, str(run.path), recipe, entry, REVIEWED_VALID, rules, review=review))
-                if entry.get("worst_copy") and not entry.get("variants"):  # worst-of-K says it without the unchanged questions
+                if entry.get("worst_copy") and not entry.get(
+                    "variants"
+                ):  # worst-of-K says it without the unchanged questions
                     rows.append(ModelRow(label, str(run.path), recipe, entry, WORST_COPY, rules))
             elif kind == "clean-only":
                 reference = _reference(run, entry, runs, labels)
-                rows.append(ModelRow(label, str(run.path), recipe, entry, UNPAIRED if reference else ALONE, rules, reference))
+                rows.append(
+                    ModelRow(label, str(run.path), recipe, entry, UNPAIRED if reference else ALONE, rules, reference)
+                )
             else:
                 rows.append(ModelRow(label, str(run.path), recipe, entry, CLEAN, rules))
     return rows
@@ -459,13 +527,17 @@ def review_notes(runs: Sequence[Run]) -> list[str]:
         prefix = f"{label}: " if label else ""
         notes.append(f"{prefix}perturbed set {status.describe()}.")
         if accepted_none(run.report):
-            notes.append(f"{prefix}the reviewers accepted none of the changed questions, so there is no reviewed-valid row.")
+            notes.append(
+                f"{prefix}the reviewers accepted none of the changed questions, so there is no reviewed-valid row."
+            )
     return notes
 
 
 def accepted_none(report: Mapping[str, Any]) -> bool:
     """Whether reviewers accepted none of a run's changed questions (so it has no reviewed-valid row)."""
-    return any(entry.get("valid") is not None and not entry["valid"].get("changed") for entry in report.get("models", []))
+    return any(
+        entry.get("valid") is not None and not entry["valid"].get("changed") for entry in report.get("models", [])
+    )
 
 
 def _reference(run: Run, entry: Mapping[str, Any], runs: Sequence[Run], labels: Sequence[str]) -> Reference | None:
@@ -475,8 +547,17 @@ def _reference(run: Run, entry: Mapping[str, Any], runs: Sequence[Run], labels: 
         if other is run or run_kind(other) == "clean-only" or rules_of(other) != rules_of(run):
             continue
         for candidate in other.report.get("models", []):
-            if (candidate.get("model_id"), candidate.get("fingerprint")) == (entry.get("model_id"), entry.get("fingerprint")):
-                return _unpaired(run, entry, other, candidate, f"{label}: {candidate.get('model')}" if label else str(candidate.get("model")))
+            if (candidate.get("model_id"), candidate.get("fingerprint")) == (
+                entry.get("model_id"),
+                entry.get("fingerprint"),
+            ):
+                return _unpaired(
+                    run,
+                    entry,
+                    other,
+                    candidate,
+                    f"{label}: {candidate.get('model')}" if label else str(candidate.get("model")),
+                )
     return None
 
 
@@ -490,7 +571,10 @@ def _unpaired(run: Run, entry: Mapping[str, Any], other: Run, candidate: Mapping
     if a is not None and b is not None:
         settings = run.report.get("settings") or {}
         exact_ci, f1_ci = unpaired_difference_intervals(
-            [a[0], a[1]], [b[0], b[1]], resamples=int(settings.get("bootstrap", 1000)), seed=int(settings.get("seed", 13))
+            [a[0], a[1]],
+            [b[0], b[1]],
+            resamples=int(settings.get("bootstrap", 1000)),
+            seed=int(settings.get("seed", 13)),
         )
     return Reference(label, reference["exact"], reference["f1"], drop_exact, drop_f1, _pair(exact_ci), _pair(f1_ci))
 
@@ -507,8 +591,11 @@ def _question_scores(run: Run, entry: Mapping[str, Any]) -> tuple[list[float], l
         scores = json.loads(path.read_text(encoding="utf-8"))
         return [float(s["exact"]) for s in scores.values()], [float(s["f1"]) for s in scores.values()]
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise InputError(f"cannot read the per-question scores ({type(error).__name__}: {error})", path=str(path),
-                         hint="evaluate the run again to rewrite it") from None
+        raise InputError(
+            f"cannot read the per-question scores ({type(error).__name__}: {error})",
+            path=str(path),
+            hint="evaluate the run again to rewrite it",
+        ) from None
 
 
 def signatures(runs: Sequence[Run]) -> list[tuple[str, str]]:
@@ -568,7 +655,9 @@ def compact_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
     """The terminal's compact rows (COMPACT_COLUMNS) of every comparison of every model of every run. Where a
     model has worst-of-K and mean-of-K rows, its every-variant row stays in report.md: its clean and perturbed
     scores are each file's own, over different questions, which the compact table has no column to say."""
-    return [row.compact_cells() for row in model_rows(runs) if not (row.comparison == PAIRED and row.entry.get("variants"))]
+    return [
+        row.compact_cells() for row in model_rows(runs) if not (row.comparison == PAIRED and row.entry.get("variants"))
+    ]
 
 
 def report_cells(runs: Sequence[Run]) -> list[dict[str, str]]:

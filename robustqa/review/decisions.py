@@ -44,7 +44,10 @@ def now() -> str:
 def check_reviewer(name: str) -> str:
     name = name.strip()
     if not name or len(name) > 100 or any(ch in name for ch in "\r\n\t"):
-        raise InputError(f"reviewer name {name!r} must be 1 to 100 characters on one line", hint="give the name decisions should be recorded under")
+        raise InputError(
+            f"reviewer name {name!r} must be 1 to 100 characters on one line",
+            hint="give the name decisions should be recorded under",
+        )
     return name
 
 
@@ -138,7 +141,12 @@ class DecisionsFile:
             "format_version": FORMAT_VERSION,
             "robustqa": __version__,
             "reviewer": self.reviewer,
-            "dataset": {"name": self.dataset_name, "sha256": self.dataset_sha256, "signature": self.dataset_signature, "items": self.items},
+            "dataset": {
+                "name": self.dataset_name,
+                "sha256": self.dataset_sha256,
+                "signature": self.dataset_signature,
+                "items": self.items,
+            },
             "order": self.order,
             "updated": self.updated,
             "decisions": [d.to_dict() for d in self.decisions],
@@ -149,16 +157,30 @@ class DecisionsFile:
 
 
 def new_decisions(review_set: ReviewSet, reviewer: str) -> DecisionsFile:
-    return DecisionsFile(check_reviewer(reviewer), review_set.name, review_set.sha256, review_set.signature, len(review_set.items), review_set.order)
+    return DecisionsFile(
+        check_reviewer(reviewer),
+        review_set.name,
+        review_set.sha256,
+        review_set.signature,
+        len(review_set.items),
+        review_set.order,
+    )
 
 
 # ------------------------------------------------------------------------------------------ reading
 
 
-def _field(raw: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, path: str, where: str | None = None) -> Any:
+def _field(
+    raw: Mapping[str, Any], key: str, kind: type | tuple[type, ...], *, path: str, where: str | None = None
+) -> Any:
     value = raw.get(key)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-        raise InputError(f"'{key}' is missing or not a {getattr(kind, '__name__', 'valid value')}", path=path, where=where, hint=_HINT)
+        raise InputError(
+            f"'{key}' is missing or not a {getattr(kind, '__name__', 'valid value')}",
+            path=path,
+            where=where,
+            hint=_HINT,
+        )
     return value
 
 
@@ -194,19 +216,27 @@ def read_decisions(path: str | Path) -> DecisionsFile:
     name = str(path)
     raw, data = read_json_input(path, hint=_HINT)
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise InputError(f"not a decisions file (no \"format\": \"{FORMAT}\")", path=name, hint=_HINT)
+        raise InputError(f'not a decisions file (no "format": "{FORMAT}")', path=name, hint=_HINT)
     if raw.get("format_version") != FORMAT_VERSION:
-        raise InputError(f"decisions format version {raw.get('format_version')!r} is not {FORMAT_VERSION}", path=name, hint="use the robustqa version that wrote it")
+        raise InputError(
+            f"decisions format version {raw.get('format_version')!r} is not {FORMAT_VERSION}",
+            path=name,
+            hint="use the robustqa version that wrote it",
+        )
     reviewer = _field(raw, "reviewer", str, path=name)
     dataset = _field(raw, "dataset", dict, path=name)
     sha = _field(dataset, "sha256", str, path=name, where="dataset")
     if not _SHA256.match(sha):
         raise InputError("dataset sha256 is not 64 hexadecimal digits", path=name, hint=_HINT)
-    decisions = [_decision(entry, index, path=name) for index, entry in enumerate(_field(raw, "decisions", list, path=name))]
+    decisions = [
+        _decision(entry, index, path=name) for index, entry in enumerate(_field(raw, "decisions", list, path=name))
+    ]
     seen: set[str] = set()
     for decision in decisions:
         if decision.id in seen:
-            raise InputError(f"question {decision.id} is decided twice", path=name, hint="keep one decision per question")
+            raise InputError(
+                f"question {decision.id} is decided twice", path=name, hint="keep one decision per question"
+            )
         seen.add(decision.id)
     return DecisionsFile(
         reviewer=reviewer,
@@ -243,7 +273,11 @@ def check_known_ids(decisions: DecisionsFile, review_set: ReviewSet) -> None:
     known = review_set.by_id()
     for decision in decisions.decisions:
         if decision.id not in known:
-            raise InputError(f"question {decision.id} is not a changed question of {review_set.name}", path=decisions.path, hint=_HINT)
+            raise InputError(
+                f"question {decision.id} is not a changed question of {review_set.name}",
+                path=decisions.path,
+                hint=_HINT,
+            )
 
 
 # ------------------------------------------------------------------------------------------ the log

@@ -103,7 +103,49 @@ def order_rank(item_id: str, seed: int = ORDER_SEED) -> str:
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
 _LAST_WORD = re.compile(r"(\w+)[.!?]\W*$")
 _ABBREVIATIONS = frozenset(
-    ["mr", "mrs", "ms", "dr", "st", "jr", "sr", "vs", "etc", "no", "co", "corp", "inc", "ltd", "mt", "ft", "gen", "col", "lt", "sgt", "gov", "sen", "rep", "prof", "rev", "fr", "ca", "approx", "est", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "jr",
+        "sr",
+        "vs",
+        "etc",
+        "no",
+        "co",
+        "corp",
+        "inc",
+        "ltd",
+        "mt",
+        "ft",
+        "gen",
+        "col",
+        "lt",
+        "sgt",
+        "gov",
+        "sen",
+        "rep",
+        "prof",
+        "rev",
+        "fr",
+        "ca",
+        "approx",
+        "est",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+    ]
 )
 
 
@@ -133,20 +175,34 @@ def sentence_around(context: str, start: int, end: int) -> tuple[int, int]:
 # ------------------------------------------------------------------------------------------- loading
 
 
-def _checked_substitutions(raw: Any, original: str, perturbed: str, *, path: str, where: str) -> tuple[Mapping[str, Any], ...]:
+def _checked_substitutions(
+    raw: Any, original: str, perturbed: str, *, path: str, where: str
+) -> tuple[Mapping[str, Any], ...]:
     """The question's substitution records, each checked against both texts (the page highlights by offset)."""
     if not isinstance(raw, list) or not raw:
         raise InputError("changed question without a 'substitutions' list", path=path, where=where, hint=_BUILT_HINT)
     out = []
     for index, sub in enumerate(raw):
         if not isinstance(sub, dict) or any(key not in sub for key in _SUBSTITUTION_KEYS):
-            raise InputError(f"substitutions[{index}] lacks one of {', '.join(_SUBSTITUTION_KEYS)}", path=path, where=where, hint=_BUILT_HINT)
+            raise InputError(
+                f"substitutions[{index}] lacks one of {', '.join(_SUBSTITUTION_KEYS)}",
+                path=path,
+                where=where,
+                hint=_BUILT_HINT,
+            )
         try:
             start, end, new_start, new_end = (int(sub[k]) for k in ("start", "end", "new_start", "new_end"))
         except (TypeError, ValueError):
-            raise InputError(f"substitutions[{index}] has a non-integer offset", path=path, where=where, hint=_BUILT_HINT) from None
+            raise InputError(
+                f"substitutions[{index}] has a non-integer offset", path=path, where=where, hint=_BUILT_HINT
+            ) from None
         if original[start:end] != sub["original"] or perturbed[new_start:new_end] != sub["replacement"]:
-            raise InputError(f"substitutions[{index}] does not match the question's text at its offsets", path=path, where=where, hint=_BUILT_HINT)
+            raise InputError(
+                f"substitutions[{index}] does not match the question's text at its offsets",
+                path=path,
+                where=where,
+                hint=_BUILT_HINT,
+            )
         out.append(dict(sub))
     return tuple(out)
 
@@ -168,15 +224,26 @@ def items_of(dataset: SquadDataset) -> list[ReviewItem]:
                 if "original_question" not in q.extra or q.question == q.original_question:
                     continue
                 where = f"article '{article.title}', question {q.id}"
-                subs = _checked_substitutions(q.extra.get("substitutions"), q.original_question, q.question, path=path, where=where)
+                subs = _checked_substitutions(
+                    q.extra.get("substitutions"), q.original_question, q.question, path=path, where=where
+                )
                 evidence: str | None
-                evidence_answers, evidence = (q.answers, "answer") if q.answers and not q.is_impossible else (q.plausible_answers or (), "plausible answer")
+                evidence_answers, evidence = (
+                    (q.answers, "answer")
+                    if q.answers and not q.is_impossible
+                    else (q.plausible_answers or (), "plausible answer")
+                )
                 sentence, span, s_start = "", None, 0
                 if evidence_answers:
                     first = evidence_answers[0]
                     a_start, a_end = first.answer_start, first.answer_start + len(first.text)
                     if paragraph.context[a_start:a_end] != first.text:
-                        raise InputError(f"answer {first.text!r} is not at answer_start {a_start} of its context", path=path, where=where, hint=_BUILT_HINT)
+                        raise InputError(
+                            f"answer {first.text!r} is not at answer_start {a_start} of its context",
+                            path=path,
+                            where=where,
+                            hint=_BUILT_HINT,
+                        )
                     s_start, s_end = sentence_around(paragraph.context, a_start, a_end)
                     sentence, span = paragraph.context[s_start:s_end], (a_start - s_start, a_end - s_start)
                 else:
@@ -219,7 +286,11 @@ def load_built(path: str | Path) -> ReviewSet:
     dataset, data = _read_built(path)
     items = items_of(dataset)
     if not items:
-        raise InputError("no changed questions to review", path=str(path), hint="give a file written by `robustqa build-dataset` in which the recipe changed some questions")
+        raise InputError(
+            "no changed questions to review",
+            path=str(path),
+            hint="give a file written by `robustqa build-dataset` in which the recipe changed some questions",
+        )
     items.sort(key=lambda item: (order_rank(item.source_id), item.id))
     return ReviewSet(path, sha256_hex(data), _signature_of(dataset), ORDER_SHUFFLED, tuple(items))
 
@@ -231,7 +302,12 @@ def _notes_by_id(examples: Sequence[Mapping[str, Any]]) -> dict[str, list[ModelN
             continue
         flipped = int(example["clean_exact"]) == 1 and int(example["perturbed_exact"]) != 1
         notes.setdefault(str(example["id"]), []).append(
-            ModelNote(str(example["model"]), str(example.get("clean_prediction") or ""), str(example.get("perturbed_prediction") or ""), flipped)
+            ModelNote(
+                str(example["model"]),
+                str(example.get("clean_prediction") or ""),
+                str(example.get("perturbed_prediction") or ""),
+                flipped,
+            )
         )
     return notes
 
@@ -250,7 +326,11 @@ def load_run(run: str | Path, *, dataset: str | Path | None = None) -> ReviewSet
     examples = folder.examples  # read now: a folder without them is no run to review, whatever else it lacks
     recorded = folder.report.get("perturbed_file")
     if dataset is None and not recorded:
-        raise InputError("the run names no perturbed file", path=str(run / "report.json"), hint="review a run of `robustqa eval` with a perturbed set")
+        raise InputError(
+            "the run names no perturbed file",
+            path=str(run / "report.json"),
+            hint="review a run of `robustqa eval` with a perturbed set",
+        )
     path = Path(dataset) if dataset is not None else Path(str(recorded))
     if not path.is_file():
         raise InputError(
@@ -274,7 +354,9 @@ def load_run(run: str | Path, *, dataset: str | Path | None = None) -> ReviewSet
     notes = _notes_by_id(examples)
     items = [replace(item, notes=tuple(notes.get(item.id, ()))) for item in items_of(built)]
     if not items:
-        raise InputError("no changed questions to review", path=str(path), hint="the run's perturbed file has no changed question")
+        raise InputError(
+            "no changed questions to review", path=str(path), hint="the run's perturbed file has no changed question"
+        )
     items.sort(key=lambda item: (-item.flipped_by, order_rank(item.id)))
     return ReviewSet(path, sha, _signature_of(built), ORDER_FLIPS_FIRST, tuple(items), run)
 

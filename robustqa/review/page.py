@@ -48,7 +48,8 @@ def item_payload(item: ReviewItem) -> dict[str, Any]:
         "sentence_html": _marked(item.sentence, item.answer_span),
         "context_html": _marked(item.context, in_context),
         "notes": [
-            {"model": n.model, "clean": n.clean_prediction, "perturbed": n.perturbed_prediction, "flipped": n.flipped} for n in item.notes
+            {"model": n.model, "clean": n.clean_prediction, "perturbed": n.perturbed_prediction, "flipped": n.flipped}
+            for n in item.notes
         ],
     }
 
@@ -82,7 +83,12 @@ def render_page(
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "robustqa": __version__,
-        "dataset": {"name": review_set.name, "sha256": review_set.sha256, "signature": review_set.signature, "items": len(review_set.items)},
+        "dataset": {
+            "name": review_set.name,
+            "sha256": review_set.sha256,
+            "signature": review_set.signature,
+            "items": len(review_set.items),
+        },
         "order": review_set.order,
         "items": [item_payload(item) for item in review_set.items],
         "decisions": [d.to_dict() for d in decisions.decisions] if decisions else [],

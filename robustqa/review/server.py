@@ -32,7 +32,9 @@ class ReviewServer(ThreadingHTTPServer):
         try:
             super().__init__((HOST, port), _Handler)
         except OSError as error:
-            raise OutputError(f"cannot serve on {HOST}:{port} ({error.strerror}); choose another port, or 0 for any free one") from None
+            raise OutputError(
+                f"cannot serve on {HOST}:{port} ({error.strerror}); choose another port, or 0 for any free one"
+            ) from None
 
     @property
     def port(self) -> int:
@@ -44,7 +46,14 @@ class ReviewServer(ThreadingHTTPServer):
 
     def page(self) -> str:
         log = self.log
-        return render_page(log.review_set, mode="server", reviewer=log.current.reviewer, decisions=log.current, token=self.token, saved_to=str(log.path))
+        return render_page(
+            log.review_set,
+            mode="server",
+            reviewer=log.current.reviewer,
+            decisions=log.current,
+            token=self.token,
+            saved_to=str(log.path),
+        )
 
     def close(self) -> None:
         """Stop listening, after any decision being written is on disk."""

@@ -181,7 +181,14 @@ def compute_stats(files: Sequence[DecisionsFile]) -> ReviewStats:
         two_a = [c == ACCEPTED for c in three_a]
         two_b = [c == ACCEPTED for c in three_b]
         agreements.append(
-            Agreement(label_a, label_b, len(both), sum(x == y for x, y in zip(three_a, three_b)), cohen_kappa(three_a, three_b), cohen_kappa(two_a, two_b))
+            Agreement(
+                label_a,
+                label_b,
+                len(both),
+                sum(x == y for x, y in zip(three_a, three_b)),
+                cohen_kappa(three_a, three_b),
+                cohen_kappa(two_a, two_b),
+            )
         )
     return ReviewStats(
         first.dataset_name,
@@ -239,10 +246,26 @@ def format_stats(stats: ReviewStats) -> str:
     lines += [
         "",
         "rejections by reason",
-        text_table([{"reviewer": r.name, "rejected": str(r.judged - r.accepted), **{reason: str(getattr(r, reason)) for reason in REASONS}} for r in rows]),
+        text_table(
+            [
+                {
+                    "reviewer": r.name,
+                    "rejected": str(r.judged - r.accepted),
+                    **{reason: str(getattr(r, reason)) for reason in REASONS},
+                }
+                for r in rows
+            ]
+        ),
         "",
-        "rejections by part of speech (" + ("combined as above; " if stats.combined else "") + "a question counts once for each part of speech it has a substitution of)",
-        text_table([{"pos": p.pos, "judged": str(p.judged), "rejected": str(p.rejected), "share": _percent(p.share)} for p in stats.by_pos]),
+        "rejections by part of speech ("
+        + ("combined as above; " if stats.combined else "")
+        + "a question counts once for each part of speech it has a substitution of)",
+        text_table(
+            [
+                {"pos": p.pos, "judged": str(p.judged), "rejected": str(p.rejected), "share": _percent(p.share)}
+                for p in stats.by_pos
+            ]
+        ),
     ]
     if stats.agreements:
         lines += [
@@ -281,14 +304,24 @@ def stats_to_dict(stats: ReviewStats) -> dict[str, Any]:
         }
 
     return {
-        "dataset": {"name": stats.dataset_name, "sha256": stats.dataset_sha256, "items": stats.items, "order": stats.order},
+        "dataset": {
+            "name": stats.dataset_name,
+            "sha256": stats.dataset_sha256,
+            "items": stats.items,
+            "order": stats.order,
+        },
         "files": list(stats.files),
         "reviewers": [share(r) for r in stats.reviewers],
         "combined": share(stats.combined) if stats.combined else None,
         "rejections_by_pos": [{"pos": p.pos, "judged": p.judged, "rejected": p.rejected} for p in stats.by_pos],
         "agreement": [
-            {"reviewers": [a.first, a.second], "questions": a.questions, "agreed": a.agreed, "kappa3": a.kappa3, "kappa2": a.kappa2}
+            {
+                "reviewers": [a.first, a.second],
+                "questions": a.questions,
+                "agreed": a.agreed,
+                "kappa3": a.kappa3,
+                "kappa2": a.kappa2,
+            }
             for a in stats.agreements
         ],
     }
-

@@ -65,7 +65,9 @@ def _review_record(qa: dict[str, Any], judgments: list[tuple[str, Decision]]) ->
     return status, record
 
 
-def apply_decisions(document: dict[str, Any], files: Sequence[DecisionsFile], *, dataset_sha256: str, dataset_name: str) -> tuple[dict[str, Any], ValidationCounts]:
+def apply_decisions(
+    document: dict[str, Any], files: Sequence[DecisionsFile], *, dataset_sha256: str, dataset_name: str
+) -> tuple[dict[str, Any], ValidationCounts]:
     """A copy of `document` (a built file, as decoded JSON) with the decisions applied, and the counts.
 
     Raises `InputError` if a decisions file was made for another file (sha256 mismatch) or decides a
@@ -97,23 +99,37 @@ def apply_decisions(document: dict[str, Any], files: Sequence[DecisionsFile], *,
     for f in files:
         for decision in f.decisions:
             if decision.id not in seen:
-                raise InputError(f"question {decision.id} is not a changed question of {dataset_name}", path=f.path, hint="give the decisions made on this very file")
+                raise InputError(
+                    f"question {decision.id} is not a changed question of {dataset_name}",
+                    path=f.path,
+                    hint="give the decisions made on this very file",
+                )
     result = ValidationCounts(counts[ACCEPTED], counts["rejected"], counts[UNREVIEWED])
     _sign(out, files, dataset_sha256, result)
     return out, result
 
 
-def _sign(document: dict[str, Any], files: Sequence[DecisionsFile], dataset_sha256: str, counts: ValidationCounts) -> None:
+def _sign(
+    document: dict[str, Any], files: Sequence[DecisionsFile], dataset_sha256: str, counts: ValidationCounts
+) -> None:
     """Record the decisions in the signature (what reproduces the file) and in the metadata (who decided)."""
     old = document.get("signature")
     try:
         fields: dict[str, Any] = dict(Signature.parse(old).items) if isinstance(old, str) and old else {}
     except ValueError:
-        raise InputError(f"the file's signature {old!r} is not a robustqa signature", hint="give a file written by `robustqa build-dataset`") from None
+        raise InputError(
+            f"the file's signature {old!r} is not a robustqa signature",
+            hint="give a file written by `robustqa build-dataset`",
+        ) from None
     fields.pop("robustqa", None)
     fields.update(
         VALIDATION.ordered(
-            {"validated": [(f.file_sha256 or "")[:12] for f in files], "accepted": counts.accepted, "rejected": counts.rejected, "unreviewed": counts.unreviewed}
+            {
+                "validated": [(f.file_sha256 or "")[:12] for f in files],
+                "accepted": counts.accepted,
+                "rejected": counts.rejected,
+                "unreviewed": counts.unreviewed,
+            }
         )
     )
     signature = Signature.create(fields)
@@ -122,19 +138,26 @@ def _sign(document: dict[str, Any], files: Sequence[DecisionsFile], dataset_sha2
     meta["signature"] = signature.to_dict()
     meta["review"] = {
         "reviewed_sha256": dataset_sha256,
-        "decisions": [{"name": f.label, "sha256": f.file_sha256, "reviewer": f.reviewer, "decided": len(f.decisions)} for f in files],
+        "decisions": [
+            {"name": f.label, "sha256": f.file_sha256, "reviewer": f.reviewer, "decided": len(f.decisions)}
+            for f in files
+        ],
         "counts": {"accepted": counts.accepted, "rejected": counts.rejected, "unreviewed": counts.unreviewed},
     }
 
 
-def status_from_decisions(files: Sequence[DecisionsFile], perturbed_file: Path, changed_ids: Sequence[str]) -> ReviewStatus:
+def status_from_decisions(
+    files: Sequence[DecisionsFile], perturbed_file: Path, changed_ids: Sequence[str]
+) -> ReviewStatus:
     """The review of `perturbed_file` by these decisions files (made on its very bytes): a changed question
     is valid when at least one reviewer judged it and every reviewer who judged it accepted it."""
     sha256 = sha256_hex(Path(perturbed_file).read_bytes())
     for f in files:
         check_same_dataset(f, sha256, Path(perturbed_file).name)
     judged = _judgments(files)
-    valid = frozenset(qid for qid in changed_ids if qid in judged and combined_status([d for _, d in judged[qid]]) == ACCEPTED)
+    valid = frozenset(
+        qid for qid in changed_ids if qid in judged and combined_status([d for _, d in judged[qid]]) == ACCEPTED
+    )
     rejected = sum(1 for qid in changed_ids if qid in judged and qid not in valid)
     return ReviewStatus(
         DECISIONS,

@@ -65,7 +65,10 @@ def load_run(run_dir: str | os.PathLike[str]) -> Run:
         report = json.loads(report_path.read_text(encoding="utf-8"))
     except (FileNotFoundError, NotADirectoryError):
         raise InputError(
-            f"no {REPORT_JSON} here (not a finished `robustqa eval` run folder)", path=str(path), hint=_RUN_HINT, setting="run_dir"
+            f"no {REPORT_JSON} here (not a finished `robustqa eval` run folder)",
+            path=str(path),
+            hint=_RUN_HINT,
+            setting="run_dir",
         ) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InputError(f"cannot read {REPORT_JSON} ({error})", path=str(report_path)) from None
@@ -110,7 +113,11 @@ def find_run(run: str | os.PathLike[str] | None = None, runs_root: str | os.Path
     root = Path(runs_root)
     candidates = [p.parent for p in root.glob(f"*/{REPORT_JSON}")] if root.is_dir() else []
     if not candidates:
-        raise InputError("no run folder found", path=str(root), hint=f"set {RUN_ENV}=<run folder>, or evaluate into a folder under {root} first")
+        raise InputError(
+            "no run folder found",
+            path=str(root),
+            hint=f"set {RUN_ENV}=<run folder>, or evaluate into a folder under {root} first",
+        )
     return max(candidates, key=lambda p: ((p / REPORT_JSON).stat().st_mtime, p.name))
 
 

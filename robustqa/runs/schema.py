@@ -14,7 +14,16 @@ from robustqa.runs.layout import model_files
 from robustqa.squad import QAExample
 
 # The keys of an examples.jsonl line that every reader relies on (the others are informative).
-EXAMPLE_REQUIRED_KEYS = ("model", "id", "question", "perturbed_question", "clean_exact", "perturbed_exact", "clean_f1", "perturbed_f1")
+EXAMPLE_REQUIRED_KEYS = (
+    "model",
+    "id",
+    "question",
+    "perturbed_question",
+    "clean_exact",
+    "perturbed_exact",
+    "clean_f1",
+    "perturbed_f1",
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,7 +148,9 @@ class RunReport:
     perturbed_signature: str | None
     settings: Mapping[str, Any]
     models: tuple[ModelEntry, ...]
-    review: Mapping[str, Any] | None = None  # robustqa.review.status.ReviewStatus.to_dict(); None without a perturbed file
+    review: Mapping[str, Any] | None = (
+        None  # robustqa.review.status.ReviewStatus.to_dict(); None without a perturbed file
+    )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -35,7 +35,10 @@ def write_run(
             (output_dir / slug).mkdir(exist_ok=True)
     except OSError as error:
         raise OutputError(
-            f"cannot write the run folder ({error.strerror})", path=str(output_dir), hint="choose another folder", setting="output_dir"
+            f"cannot write the run folder ({error.strerror})",
+            path=str(output_dir),
+            hint="choose another folder",
+            setting="output_dir",
         ) from None
     for files in predictions:
         write_json_atomic(output_dir / predictions_file(files.slug, files.role), files.texts)

@@ -22,6 +22,8 @@ def demo_run(tmp_path_factory: pytest.TempPathFactory, shared_model_path: Path) 
     from robustqa.cli import cli
 
     out = tmp_path_factory.mktemp("demo") / "sample"
-    result = CliRunner().invoke(cli, ["demo", "--model", str(shared_model_path), "--output-dir", str(out)], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli, ["demo", "--model", str(shared_model_path), "--output-dir", str(out)], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     return out, result.output

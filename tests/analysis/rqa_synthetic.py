@@ -29,7 +29,9 @@ def _sub(text: str, word: str, replacement: str, pos: str, confidence: float, sh
 _QUESTIONS: list[tuple[str, str, str, list[dict[str, Any]], bool, list[str]]] = []
 
 
-def _question(qid: str, question: str, pairs: list[tuple[str, str, str, float]], answerable: bool, gold: list[str]) -> None:
+def _question(
+    qid: str, question: str, pairs: list[tuple[str, str, str, float]], answerable: bool, gold: list[str]
+) -> None:
     """Apply (word, replacement, tag, confidence) pairs in text order, recording offsets in both texts."""
     perturbed, subs, shift = question, [], 0
     for word, replacement, pos, confidence in pairs:
@@ -42,10 +44,28 @@ def _question(qid: str, question: str, pairs: list[tuple[str, str, str, float]],
 
 _question("q1", "In what country is Normandy located?", [("country", "state", "NN", 0.9)], True, ["France"])
 _question("q2", "When were the Normans in Normandy?", [], True, ["10th and 11th centuries"])
-_question("q3", "Who ruled the duchy of Normandy?", [("ruled", "governed", "VBD", 0.4), ("duchy", "dukedom", "NN", 0.6)], True, ["Richard I"])
-_question("q4", "Why did the <b>steam</b> engine fail quickly?", [("fail", "neglect", "VB", 0.1), ("quickly", "rapidly", "RB", 0.8)], True, ["pressure"])
+_question(
+    "q3",
+    "Who ruled the duchy of Normandy?",
+    [("ruled", "governed", "VBD", 0.4), ("duchy", "dukedom", "NN", 0.6)],
+    True,
+    ["Richard I"],
+)
+_question(
+    "q4",
+    "Why did the <b>steam</b> engine fail quickly?",
+    [("fail", "neglect", "VB", 0.1), ("quickly", "rapidly", "RB", 0.8)],
+    True,
+    ["pressure"],
+)
 _question("q5", "What large area was settled?", [("large", "big", "JJ", 0.3)], False, [])
-_question("q6", "Which engines were used?", [("engines", "locomotives", "NNS", 0.7), ("used", "employed", "VBN", 0.55)], True, ["steam engines"])
+_question(
+    "q6",
+    "Which engines were used?",
+    [("engines", "locomotives", "NNS", 0.7), ("used", "employed", "VBN", 0.55)],
+    True,
+    ["steam engines"],
+)
 
 # model -> id -> (clean prediction, clean exact, clean f1, perturbed prediction, perturbed exact, perturbed f1)
 _PREDICTIONS = {
@@ -75,11 +95,19 @@ def _metrics(values: list[tuple[int, float, bool]]) -> dict[str, Any]:
     has = [v for v in values if v[2]]
     no = [v for v in values if not v[2]]
     return {
-        "exact": mean([v[0] for v in values]), "f1": mean([v[1] for v in values]), "total": len(values),
-        "HasAns_exact": mean([v[0] for v in has]), "HasAns_f1": mean([v[1] for v in has]), "HasAns_total": len(has),
-        "NoAns_exact": mean([v[0] for v in no]), "NoAns_f1": mean([v[1] for v in no]), "NoAns_total": len(no),
-        "best_exact": mean([v[0] for v in values]), "best_exact_thresh": 0.0,
-        "best_f1": mean([v[1] for v in values]), "best_f1_thresh": 0.0,
+        "exact": mean([v[0] for v in values]),
+        "f1": mean([v[1] for v in values]),
+        "total": len(values),
+        "HasAns_exact": mean([v[0] for v in has]),
+        "HasAns_f1": mean([v[1] for v in has]),
+        "HasAns_total": len(has),
+        "NoAns_exact": mean([v[0] for v in no]),
+        "NoAns_f1": mean([v[1] for v in no]),
+        "NoAns_total": len(no),
+        "best_exact": mean([v[0] for v in values]),
+        "best_exact_thresh": 0.0,
+        "best_f1": mean([v[1] for v in values]),
+        "best_f1_thresh": 0.0,
     }
 
 
@@ -93,7 +121,12 @@ def write_run(folder: Path, models: list[str] | None = None) -> Path:
         clean, pert = [], []
         slug_dir = folder / model
         slug_dir.mkdir(exist_ok=True)
-        files: dict[str, dict[str, Any]] = {"clean_predictions": {}, "perturbed_predictions": {}, "clean_null_odds": {}, "perturbed_null_odds": {}}
+        files: dict[str, dict[str, Any]] = {
+            "clean_predictions": {},
+            "perturbed_predictions": {},
+            "clean_null_odds": {},
+            "perturbed_null_odds": {},
+        }
         flips = {"right_to_wrong": 0, "wrong_to_right": 0, "changed_right_to_wrong": 0, "changed_wrong_to_right": 0}
         for qid, question, perturbed, subs, answerable, gold in _QUESTIONS:
             cp, ce, cf, pp, pe, pf = preds[qid]
@@ -110,13 +143,29 @@ def write_run(folder: Path, models: list[str] | None = None) -> Path:
             files["perturbed_predictions"][qid] = pp
             files["clean_null_odds"][qid] = -1.0 if cp else 1.0
             files["perturbed_null_odds"][qid] = -1.0 if pp else 1.0
-            lines.append({
-                "model": model, "id": qid, "source_id": qid, "title": "Synthetic", "question": question,
-                "perturbed_question": perturbed, "changed": changed, "context_changed": False,
-                "answerable": answerable, "gold_answers": gold, "clean_prediction": cp, "perturbed_prediction": pp,
-                "clean_exact": ce, "clean_f1": cf, "perturbed_exact": pe, "perturbed_f1": pf,
-                "clean_null_odds": -1.0, "perturbed_null_odds": 1.0, "substitutions": subs,
-            })
+            lines.append(
+                {
+                    "model": model,
+                    "id": qid,
+                    "source_id": qid,
+                    "title": "Synthetic",
+                    "question": question,
+                    "perturbed_question": perturbed,
+                    "changed": changed,
+                    "context_changed": False,
+                    "answerable": answerable,
+                    "gold_answers": gold,
+                    "clean_prediction": cp,
+                    "perturbed_prediction": pp,
+                    "clean_exact": ce,
+                    "clean_f1": cf,
+                    "perturbed_exact": pe,
+                    "perturbed_f1": pf,
+                    "clean_null_odds": -1.0,
+                    "perturbed_null_odds": 1.0,
+                    "substitutions": subs,
+                }
+            )
         for name, content in files.items():
             (slug_dir / f"{name}.json").write_text(json.dumps(content), encoding="utf-8")
         c, p = _metrics(clean), _metrics(pert)
@@ -124,16 +173,37 @@ def write_run(folder: Path, models: list[str] | None = None) -> Path:
         drop: dict[str, Any] = {k: round(p[k] - c[k], 4) for k in drop_keys}
         drop["exact_ci"] = [drop["exact"] - 10.0, min(drop["exact"] + 10.0, 100.0)]
         drop["f1_ci"] = [drop["f1"] - 9.0, drop["f1"] + 9.0]
-        drop["changed"] = {"questions": 5, "exact": drop["exact"], "f1": drop["f1"], "exact_ci": drop["exact_ci"], "f1_ci": drop["f1_ci"]}
-        entries.append({
-            "model": model, "model_id": f"synthetic/{model}", "slug": model, "clean": c, "perturbed": p,
-            "drop": drop, "flips": flips,
-            "coverage": {"clean_questions": 6, "perturbed_questions": 6, "matched": 6, "changed": 5, "changed_share": 0.8333, "reused_predictions": 1},
-            "files": {name: f"{model}/{name}.json" for name in files},
-        })
+        drop["changed"] = {
+            "questions": 5,
+            "exact": drop["exact"],
+            "f1": drop["f1"],
+            "exact_ci": drop["exact_ci"],
+            "f1_ci": drop["f1_ci"],
+        }
+        entries.append(
+            {
+                "model": model,
+                "model_id": f"synthetic/{model}",
+                "slug": model,
+                "clean": c,
+                "perturbed": p,
+                "drop": drop,
+                "flips": flips,
+                "coverage": {
+                    "clean_questions": 6,
+                    "perturbed_questions": 6,
+                    "matched": 6,
+                    "changed": 5,
+                    "changed_share": 0.8333,
+                    "reused_predictions": 1,
+                },
+                "files": {name: f"{model}/{name}.json" for name in files},
+            }
+        )
     report = {
         "signature": "clean:000000000000|perturbed:111111111111|recipe:qads@1.0|max_seq_length:384|doc_stride:128|n_best:20|max_answer_length:30|null_threshold:0|bootstrap:1000|seed:13|robustqa:0.1.0",
-        "clean_file": "clean.json", "perturbed_file": "perturbed.json",
+        "clean_file": "clean.json",
+        "perturbed_file": "perturbed.json",
         "perturbed_signature": "recipe:qads@1.0|seed:13|robustqa:0.1.0",
         "settings": {"max_seq_length": 384, "doc_stride": 128},
         "models": entries,

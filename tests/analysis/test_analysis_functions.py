@@ -62,7 +62,13 @@ def test_load_run_names_the_bad_line(synthetic_run: Path) -> None:
 def test_clean_only_run_is_refused(synthetic_run: Path) -> None:
     lines = [json.loads(line) for line in (synthetic_run / "examples.jsonl").read_text().splitlines()]
     for line in lines:
-        line.update(perturbed_question=None, perturbed_prediction=None, perturbed_exact=None, perturbed_f1=None, substitutions=[])
+        line.update(
+            perturbed_question=None,
+            perturbed_prediction=None,
+            perturbed_exact=None,
+            perturbed_f1=None,
+            substitutions=[],
+        )
     (synthetic_run / "examples.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
     with pytest.raises(InputError, match="no perturbed set.*perturbed file from `robustqa build-dataset`"):
         analysis.flipped(load_run(synthetic_run))
@@ -118,7 +124,15 @@ def test_flips_rows_side_by_side(synthetic_run: Path) -> None:
 
 @pytest.mark.parametrize(
     ("tag", "coarse"),
-    [("NN", "noun"), ("NNPS", "noun"), ("VBD", "verb"), ("MD", "verb"), ("JJS", "adjective"), ("RBR", "adverb"), ("CD", "other")],
+    [
+        ("NN", "noun"),
+        ("NNPS", "noun"),
+        ("VBD", "verb"),
+        ("MD", "verb"),
+        ("JJS", "adjective"),
+        ("RBR", "adverb"),
+        ("CD", "other"),
+    ],
 )
 def test_coarse_pos(tag: str, coarse: str) -> None:
     assert analysis.coarse_pos(tag) == coarse
@@ -216,7 +230,11 @@ def test_substituted_words_ranks_flip_causes(synthetic_run: Path) -> None:
     words = analysis.substituted_words(load_run(synthetic_run), "tiny-a")
     assert words[0]["flipped"] == 1
     assert {(w["original"], w["replacement"]) for w in words if w["flipped"]} == {
-        ("country", "state"), ("ruled", "governed"), ("duchy", "dukedom"), ("fail", "neglect"), ("quickly", "rapidly")
+        ("country", "state"),
+        ("ruled", "governed"),
+        ("duchy", "dukedom"),
+        ("fail", "neglect"),
+        ("quickly", "rapidly"),
     }
 
 

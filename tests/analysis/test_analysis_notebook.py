@@ -33,9 +33,13 @@ def test_notebook_runs_on_a_real_run(real_run: Path, monkeypatch) -> None:
     import nbclient
 
     monkeypatch.setenv("ROBUSTQA_RUN", str(real_run))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(NOTEBOOK.parents[1]), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(NOTEBOOK.parents[1]), os.environ.get("PYTHONPATH")]))
+    )
     notebook = nbformat.read(NOTEBOOK, as_version=4)
-    client = nbclient.NotebookClient(notebook, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}})
+    client = nbclient.NotebookClient(
+        notebook, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}}
+    )
     client.execute()  # raises CellExecutionError on any cell error
 
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]

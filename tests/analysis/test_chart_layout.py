@@ -16,7 +16,11 @@ def _overlaps(figure) -> list[tuple[str, str]]:
 
     figure.canvas.draw()
     renderer = figure.canvas.get_renderer()
-    texts = [t for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip() and t.get_window_extent(renderer).width > 0]
+    texts = [
+        t
+        for t in figure.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and t.get_window_extent(renderer).width > 0
+    ]
     boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
     return [(a, b) for (a, box_a), (b, box_b) in combinations(boxes, 2) if box_a.overlaps(box_b)]
 
@@ -26,13 +30,20 @@ def test_no_two_labels_of_a_figure_overlap(synthetic_run: Path) -> None:
     rows = tables.model_rows([run])
     model = run.models[0]
     panels = [(analysis.breakdown(run, by, model), f"F1 drop by {by}") for by in analysis.BREAKDOWNS]
-    for name, figure in (("headline", charts.headline_figure(rows)), ("breakdowns", charts.breakdowns_figure(panels)), ("cost", charts.cost_figure(rows))):
+    for name, figure in (
+        ("headline", charts.headline_figure(rows)),
+        ("breakdowns", charts.breakdowns_figure(panels)),
+        ("cost", charts.cost_figure(rows)),
+    ):
         assert not _overlaps(figure), (name, _overlaps(figure)[:3])
 
 
 def test_small_groups_are_named_but_not_drawn(synthetic_run: Path) -> None:
     run = load_run(synthetic_run)
-    rows = [{"group": "big", "n": 40, "drop_f1": -5.0, "drop_f1_ci": (-9.0, -1.0)}, {"group": "one", "n": 1, "drop_f1": -100.0, "drop_f1_ci": None}]
+    rows = [
+        {"group": "big", "n": 40, "drop_f1": -5.0, "drop_f1_ci": (-9.0, -1.0)},
+        {"group": "one", "n": 1, "drop_f1": -100.0, "drop_f1_ci": None},
+    ]
     figure = charts.breakdown_figure(rows, "by something")
     ax = figure.axes[0]
     widths = [patch.get_width() for patch in ax.patches]

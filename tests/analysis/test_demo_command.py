@@ -75,12 +75,17 @@ def test_the_demo_attacks_and_shows_what_the_search_found(demo_run: tuple[Path, 
 )
 def test_demo_offline_without_model_says_how_to_pass_one(tmp_path: Path, offline: str, reason: str) -> None:
     """Offline flag set, or a hub that does not answer (a closed local port stands in for it): one line, fast."""
-    env = dict(os.environ, HF_HUB_OFFLINE=offline, HF_HOME=str(tmp_path / "empty-hf-cache"), HF_ENDPOINT="http://127.0.0.1:9")
+    env = dict(
+        os.environ, HF_HUB_OFFLINE=offline, HF_HOME=str(tmp_path / "empty-hf-cache"), HF_ENDPOINT="http://127.0.0.1:9"
+    )
     env.pop("TRANSFORMERS_OFFLINE", None)
     out = tmp_path / "demo"
     done = subprocess.run(
         [sys.executable, "-c", "from robustqa.cli import main; main()", "demo", "--output-dir", str(out)],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert done.returncode == 4
     assert done.stdout == ""

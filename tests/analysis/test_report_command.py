@@ -48,7 +48,10 @@ def test_json_keeps_numbers(tmp_path: Path) -> None:
     result = _invoke(str(a), str(b), "--format", "json")
     assert result.exit_code == 0, result.output
     document = json.loads(result.output)
-    assert [(r["run"], r["model"], r["recipe"]) for r in document["table"]] == [(str(a), "tiny-a", "qads@1.0"), (str(b), "tiny-b", "qads@1.0")]
+    assert [(r["run"], r["model"], r["recipe"]) for r in document["table"]] == [
+        (str(a), "tiny-a", "qads@1.0"),
+        (str(b), "tiny-b", "qads@1.0"),
+    ]
     assert document["table"][0]["clean_em"] == document["runs"][0]["models"][0]["clean"]["exact"]
     assert document["table"][1]["right_to_wrong"] == 3
 
@@ -69,7 +72,9 @@ def test_bad_run_folder_is_one_line_and_writes_nothing(synthetic_run: Path, tmp_
     result = CliRunner().invoke(cli, ["report", str(synthetic_run), str(tmp_path / "missing"), "--output", str(out)])
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
-    assert result.output.startswith("robustqa: error: ") and "missing" in result.output and "report.json" in result.output
+    assert (
+        result.output.startswith("robustqa: error: ") and "missing" in result.output and "report.json" in result.output
+    )
     assert not out.exists() and not out.with_suffix(".png").exists()
 
 
@@ -78,7 +83,9 @@ def test_output_into_missing_folder_is_refused(synthetic_run: Path, tmp_path: Pa
     assert result.exit_code == 5 and "does not exist" in result.output
 
 
-def test_real_run_alone_and_beside_the_demo_run(real_run: Path, demo_run: tuple[Path, str], tmp_path: Path, shared_model_path: Path) -> None:
+def test_real_run_alone_and_beside_the_demo_run(
+    real_run: Path, demo_run: tuple[Path, str], tmp_path: Path, shared_model_path: Path
+) -> None:
     """A run made earlier renders; and two real runs (held-out file, packaged sample) side by side."""
     alone = _invoke(str(real_run))
     assert alone.exit_code == 0, alone.output

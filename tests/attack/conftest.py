@@ -31,21 +31,33 @@ def fake_model():
 # Held-out questions (shared SQuAD file) for the real-model tests: five the shared model answers right and the
 # attack flips, two it answers right and the attack cannot flip, two it answers wrong (one unanswerable).
 REAL_IDS = (
-    "6d2fff36bcac0ea0e689a5a31", "a6f2b66a3dc6c645ce161ab09", "ccb690e6835c7b0cfe3f92ac6", "d46d5ecabffcc93fc7753a314",
-    "fd8f25ee05018fc5a9f6fd7dc", "b85ca910dc4ec2ea18e6e3a3f", "814a0ccd6f18bedb59a96baac", "c42edddd0f45b968cc4c512e5",
+    "6d2fff36bcac0ea0e689a5a31",
+    "a6f2b66a3dc6c645ce161ab09",
+    "ccb690e6835c7b0cfe3f92ac6",
+    "d46d5ecabffcc93fc7753a314",
+    "fd8f25ee05018fc5a9f6fd7dc",
+    "b85ca910dc4ec2ea18e6e3a3f",
+    "814a0ccd6f18bedb59a96baac",
+    "c42edddd0f45b968cc4c512e5",
     "68cf05f67fd29c6f129fe2fb9",
 )
 
 
 @pytest.fixture(scope="session")
-def real_attack(tmp_path_factory: pytest.TempPathFactory, squad_heldout_path: Path, shared_model_path: Path) -> dict[str, Path]:
+def real_attack(
+    tmp_path_factory: pytest.TempPathFactory, squad_heldout_path: Path, shared_model_path: Path
+) -> dict[str, Path]:
     """`robustqa attack` with the shared model on nine held-out questions, then `robustqa eval` on its
     adversarial set, each as a subprocess of the console script, as a user would (about half a minute)."""
     import json
     import subprocess
     import sys
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "-e", str(Path(__file__).parents[2]), "--no-deps", "-q"], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-e", str(Path(__file__).parents[2]), "--no-deps", "-q"],
+        check=True,
+        capture_output=True,
+    )
     exe = str(Path(sys.executable).with_name("robustqa"))
     root = tmp_path_factory.mktemp("real_attack")
     document = only_questions(json.loads(squad_heldout_path.read_text(encoding="utf-8")), REAL_IDS)
@@ -54,12 +66,40 @@ def real_attack(tmp_path_factory: pytest.TempPathFactory, squad_heldout_path: Pa
     attack_dir, eval_dir = root / "attack", root / "eval"
     outputs = {}
     for name, args in (
-        ("attack", ["attack", str(shared_model_path), "--input", str(clean), "--output-dir", str(attack_dir), "--recipe", "qads@1.1", "--quiet"]),
-        ("eval", ["eval", str(shared_model_path), "--clean", str(clean), "--perturbed", str(attack_dir / "adversarial.json"), "--output-dir", str(eval_dir), "--quiet"]),
+        (
+            "attack",
+            [
+                "attack",
+                str(shared_model_path),
+                "--input",
+                str(clean),
+                "--output-dir",
+                str(attack_dir),
+                "--recipe",
+                "qads@1.1",
+                "--quiet",
+            ],
+        ),
+        (
+            "eval",
+            [
+                "eval",
+                str(shared_model_path),
+                "--clean",
+                str(clean),
+                "--perturbed",
+                str(attack_dir / "adversarial.json"),
+                "--output-dir",
+                str(eval_dir),
+                "--quiet",
+            ],
+        ),
     ):
         done = subprocess.run([exe, *args], capture_output=True, text=True)
         if done.returncode != 0:
-            raise RuntimeError(f"robustqa {name} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}")
+            raise RuntimeError(
+                f"robustqa {name} failed with exit code {done.returncode}: {done.stderr.strip()[-2000:]}"
+            )
         outputs[name] = done.stdout
     (root / "attack.stdout").write_text(outputs["attack"], encoding="utf-8")
     return {"clean": clean, "attack": attack_dir, "eval": eval_dir, "stdout": root / "attack.stdout"}

@@ -36,16 +36,32 @@ def document() -> dict[str, Any]:
     return {
         "version": "v2.0",
         "data": [
-            {"title": "Normans", "paragraphs": [{"context": CONTEXT_A, "qas": [
-                _qa("a1", "In what country is Normandy located?", "France", CONTEXT_A),
-                _qa("a2", "What kind of buildings did the Normans build in a city?", "castles", CONTEXT_A),
-                _qa("a3", "What is the largest city of the region?", None, CONTEXT_A),
-                _qa("a4", "Who gave their name to Belgium?", None, CONTEXT_A),
-            ]}]},
-            {"title": "Steam", "paragraphs": [{"context": CONTEXT_B, "qas": [
-                _qa("b1", "Who improved the steam engine?", "James Watt", CONTEXT_B),
-                _qa("b2", "When did Watt improve it?", "1781", CONTEXT_B),
-            ]}]},
+            {
+                "title": "Normans",
+                "paragraphs": [
+                    {
+                        "context": CONTEXT_A,
+                        "qas": [
+                            _qa("a1", "In what country is Normandy located?", "France", CONTEXT_A),
+                            _qa("a2", "What kind of buildings did the Normans build in a city?", "castles", CONTEXT_A),
+                            _qa("a3", "What is the largest city of the region?", None, CONTEXT_A),
+                            _qa("a4", "Who gave their name to Belgium?", None, CONTEXT_A),
+                        ],
+                    }
+                ],
+            },
+            {
+                "title": "Steam",
+                "paragraphs": [
+                    {
+                        "context": CONTEXT_B,
+                        "qas": [
+                            _qa("b1", "Who improved the steam engine?", "James Watt", CONTEXT_B),
+                            _qa("b2", "When did Watt improve it?", "1781", CONTEXT_B),
+                        ],
+                    }
+                ],
+            },
         ],
     }
 
@@ -92,7 +108,9 @@ class FakeQA:
             out.append(Scored(text, -margin, is_right(text, q.example), margin))
         return out
 
-    def predict(self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None) -> dict[str, Prediction]:
+    def predict(
+        self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None
+    ) -> dict[str, Prediction]:
         out = {}
         for ex in examples:
             margin = fake_margin(ex.source_id, ex.question, self.fragile)

@@ -20,7 +20,9 @@ from robustqa.runs.load import Run
 @pytest.fixture
 def attack_dir(attack_input: Path, tmp_path: Path, fake_model) -> Path:
     out = tmp_path / "attack"
-    config = AttackConfig(input_file=attack_input, output_dir=out, settings=InferenceSettings(), recipe="qads@1.1", progress=False)
+    config = AttackConfig(
+        input_file=attack_input, output_dir=out, settings=InferenceSettings(), recipe="qads@1.1", progress=False
+    )
     run = run_attack(str(tmp_path), config, scorer_factory=fake_model)
     assert run is not None
     write_attack(run)
@@ -31,8 +33,15 @@ def test_attacked_rows_mark_the_edits(attack_dir: Path) -> None:
     attack = findings.load_attack(attack_dir)
     rows = findings.attacked_rows(attack)
     assert [row["id"] for row in rows] == ["a1", "a2", "a3"]
-    assert rows[0]["question"] == "In what [country] is Normandy located?" and rows[0]["attacked question"] == "In what [land] is Normandy located?"
-    assert rows[2]["gold"] == "(unanswerable)" and rows[2]["clean prediction"] == "(no answer)" and rows[2]["attacked prediction"] == "Normandy"
+    assert (
+        rows[0]["question"] == "In what [country] is Normandy located?"
+        and rows[0]["attacked question"] == "In what [land] is Normandy located?"
+    )
+    assert (
+        rows[2]["gold"] == "(unanswerable)"
+        and rows[2]["clean prediction"] == "(no answer)"
+        and rows[2]["attacked prediction"] == "Normandy"
+    )
     assert '<mark title="land">country</mark>' in findings.attacked_html(attack)
     assert "3 of 5 questions right on clean flipped" in findings.summary_line(attack)
 
@@ -55,7 +64,9 @@ def test_finding_the_attack_folder(attack_dir: Path, monkeypatch: pytest.MonkeyP
     assert findings.find_attack(run)["folder"] == str(attack_dir)
     assert findings.find_attack(Run(attack_dir.parent / "elsewhere", {"models": [], "perturbed_file": None})) is None
     # an attack/ folder inside the run (where `robustqa demo` writes its attack) is found too
-    assert findings.find_attack(Run(attack_dir.parent, {"models": [], "perturbed_file": None}))["folder"] == str(attack_dir)
+    assert findings.find_attack(Run(attack_dir.parent, {"models": [], "perturbed_file": None}))["folder"] == str(
+        attack_dir
+    )
     monkeypatch.setenv(findings.ATTACK_ENV, str(attack_dir))
     assert findings.find_attack(None)["succeeded"] == 3
     monkeypatch.setenv(findings.ATTACK_ENV, str(attack_dir.parent))
@@ -78,5 +89,7 @@ def test_the_curve_keeps_small_rates_readable(attack_dir: Path) -> None:
     ax = figure.axes[0]
     assert ax.get_ylim()[1] <= 100.0 and ax.get_ylim()[1] >= 60.0
     assert png_bytes(figure)[:8] == b"\x89PNG\r\n\x1a\n"
-    small = budget_figure([{"label": "x", "attempted": 100, "curve": [{"budget": 1, "succeeded": 1}, {"budget": 2, "succeeded": 2}]}])
+    small = budget_figure(
+        [{"label": "x", "attempted": 100, "curve": [{"budget": 1, "succeeded": 1}, {"budget": 2, "succeeded": 2}]}]
+    )
     assert small.axes[0].get_ylim()[1] < 20.0

@@ -30,7 +30,9 @@ def _decoded(windows, n_best: int, max_len: int, threshold: float) -> str:
     for i, (s, e, off, _) in enumerate(windows):
         start[i, : len(s)], end[i, : len(e)] = s, e
         mask[i, : len(s)] = off[:, 0] >= 0
-    choices = best_spans(start, end, mask, np.zeros(len(windows), dtype=np.int64), n_best=n_best, max_answer_length=max_len)
+    choices = best_spans(
+        start, end, mask, np.zeros(len(windows), dtype=np.int64), n_best=n_best, max_answer_length=max_len
+    )
     return decode_question(choices, [w[2] for w in windows], CONTEXT, null_threshold=threshold).text
 
 
@@ -42,7 +44,9 @@ def test_the_margin_is_positive_exactly_when_the_answer_is_right(seed: int) -> N
     n_best, max_len, threshold = int(rng.integers(2, 8)), int(rng.integers(1, 5)), float(rng.normal(0, 1))
     answer = _decoded(windows, n_best, max_len, threshold)
     for golds in (gold_set([answer]) if answer else frozenset(), gold_set(["castles"]), frozenset()):
-        margin = question_margin(windows, CONTEXT, golds, n_best=n_best, max_answer_length=max_len, null_threshold=threshold)
+        margin = question_margin(
+            windows, CONTEXT, golds, n_best=n_best, max_answer_length=max_len, null_threshold=threshold
+        )
         right = normalize_answer(answer) in golds if golds else answer == ""
         assert (margin > 0) == right, (golds, answer, margin)
 

@@ -34,4 +34,9 @@ def test_eval_confirms_the_flips_the_attack_claims(real_attack: dict[str, Path])
 
 def test_the_command_prints_its_summary(real_attack: dict[str, Path]) -> None:
     text = real_attack["stdout"].read_text()
-    assert "robustqa attack:" in text and "succeeded" in text and "signature          attack:qads@1.1|wsd:enhanced-lesk|" in text and "|target:" in text
+    assert (
+        "robustqa attack:" in text
+        and "succeeded" in text
+        and "signature          attack:qads@1.1|wsd:enhanced-lesk|" in text
+        and "|target:" in text
+    )

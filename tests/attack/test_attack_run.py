@@ -17,7 +17,9 @@ from robustqa.evaluation.inference import InferenceSettings
 
 
 def _config(attack_input: Path, out: Path, **overrides) -> AttackConfig:
-    fields = dict(input_file=attack_input, output_dir=out, settings=InferenceSettings(), recipe="qads@1.1", progress=False)
+    fields = dict(
+        input_file=attack_input, output_dir=out, settings=InferenceSettings(), recipe="qads@1.1", progress=False
+    )
     fields.update(overrides)
     return AttackConfig(**fields)
 
@@ -31,12 +33,23 @@ def _attack(attack_input: Path, out: Path, factory, **overrides) -> dict:
 def test_the_attack_flips_what_the_space_allows(attack_input: Path, tmp_path: Path, fake_model) -> None:
     record = _attack(attack_input, tmp_path / "out", fake_model)
     status = {q["id"]: q["status"] for q in record["questions_detail"]}
-    assert status == {"a1": "succeeded", "a2": "succeeded", "a3": "succeeded", "a4": "failed", "b1": "failed", "b2": "wrong-on-clean"}
+    assert status == {
+        "a1": "succeeded",
+        "a2": "succeeded",
+        "a3": "succeeded",
+        "a4": "failed",
+        "b1": "failed",
+        "b2": "wrong-on-clean",
+    }
     detail = {q["id"]: q for q in record["questions_detail"]}
     # a1: only the second-ranked synonym of "country" flips: every rank is searched
     assert detail["a1"]["variant"] == "In what land is Normandy located?" and detail["a1"]["queries_to_flip"] == 2
     # a2 needs two edits: the best single (edifices), then the best second word (urban center)
-    assert detail["a2"]["edits"] == 2 and "edifices" in detail["a2"]["variant"] and "urban center" in detail["a2"]["variant"]
+    assert (
+        detail["a2"]["edits"] == 2
+        and "edifices" in detail["a2"]["variant"]
+        and "urban center" in detail["a2"]["variant"]
+    )
     # a3 (unanswerable) is flipped when the model answers it
     assert detail["a3"]["edits"] == 2 and detail["a3"]["prediction"] == "Normandy"
     assert detail["a4"]["stop"] == "no-edit" and detail["b1"]["stop"] in ("exhausted", "max-edits")
@@ -45,7 +58,10 @@ def test_the_attack_flips_what_the_space_allows(attack_input: Path, tmp_path: Pa
     assert low < 60.0 < high
     assert record["not_attacked"] == {"wrong-on-clean": ["b2"], "right-by-a-hair": []}
     assert record["edits_histogram"] == {"1": 1, "2": 2}
-    assert record["signature"].startswith("attack:qads@1.1|wsd:enhanced-lesk|threshold:0.8|") and "|target:" in record["signature"]
+    assert (
+        record["signature"].startswith("attack:qads@1.1|wsd:enhanced-lesk|threshold:0.8|")
+        and "|target:" in record["signature"]
+    )
     for flipped in ("a1", "a2", "a3"):
         assert fake_margin(flipped, detail[flipped]["variant"]) < -0.1
 
@@ -82,7 +98,11 @@ def test_same_input_same_files(attack_input: Path, tmp_path: Path, fake_model) -
 def test_an_interrupted_attack_resumes_from_its_cache(attack_input: Path, tmp_path: Path, fake_model) -> None:
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
-        run_attack(str(tmp_path), _config(attack_input, out), scorer_factory=lambda spec, settings: fake_model(spec, settings, fail_after=2))
+        run_attack(
+            str(tmp_path),
+            _config(attack_input, out),
+            scorer_factory=lambda spec, settings: fake_model(spec, settings, fail_after=2),
+        )
     assert not (out / ATTACK_JSON).exists()
     first_calls = list(fake_model.made[0].asked)
     resumed = _attack(attack_input, out, fake_model)
@@ -99,9 +119,15 @@ def test_the_adversarial_set_is_a_built_file(attack_input: Path, tmp_path: Path,
     qas = {qa["id"]: qa for article in document["data"] for p in article["paragraphs"] for qa in p["qas"]}
     assert list(qas) == ["a1", "a2", "a3", "a4", "b1", "b2"]
     a1 = qas["a1"]
-    assert a1["question"] == "In what land is Normandy located?" and a1["original_question"] == "In what country is Normandy located?"
+    assert (
+        a1["question"] == "In what land is Normandy located?"
+        and a1["original_question"] == "In what country is Normandy located?"
+    )
     sub = a1["substitutions"][0]
-    assert a1["original_question"][sub["start"] : sub["end"]] == "country" and a1["question"][sub["new_start"] : sub["new_end"]] == "land"
+    assert (
+        a1["original_question"][sub["start"] : sub["end"]] == "country"
+        and a1["question"][sub["new_start"] : sub["new_end"]] == "land"
+    )
     assert a1["attack"] == {"queries": 2, "flipped": True, "queries_to_flip": 2, "edits": 1}
     assert qas["b1"]["question"] == "Who improved the steam engine?" and qas["b1"]["attack"]["flipped"] is False
     assert "attack" not in qas["b2"] and "original_question" not in qas["b2"]
@@ -109,12 +135,21 @@ def test_the_adversarial_set_is_a_built_file(attack_input: Path, tmp_path: Path,
     assert document["robustqa"]["recipe"]["name"] == "qads" and document["robustqa"]["attack"]["budget"] == 50
 
 
-def test_eval_on_the_adversarial_set_finds_exactly_the_claimed_flips(attack_input: Path, tmp_path: Path, fake_model) -> None:
+def test_eval_on_the_adversarial_set_finds_exactly_the_claimed_flips(
+    attack_input: Path, tmp_path: Path, fake_model
+) -> None:
     from robustqa.evaluation.run import EvalConfig, run_evaluation
 
     record = _attack(attack_input, tmp_path / "out", fake_model)
     claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}
-    config = EvalConfig(attack_input, tmp_path / "out" / ADVERSARIAL_JSON, tmp_path / "eval", InferenceSettings(), progress=False, bootstrap=50)
+    config = EvalConfig(
+        attack_input,
+        tmp_path / "out" / ADVERSARIAL_JSON,
+        tmp_path / "eval",
+        InferenceSettings(),
+        progress=False,
+        bootstrap=50,
+    )
     result = run_evaluation([str(tmp_path)], config, runner_factory=lambda spec, settings: FakeQA())
     assert result is not None
     entry = result.report["models"][0]
@@ -184,7 +219,9 @@ def _model_rule_attack(attack_input: Path, out: Path, factory, encoder: _Encoder
         forget_scorers()
 
 
-def test_a_recipe_with_model_rules_is_prepared_in_batches_and_its_rules_bound_the_search(attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_recipe_with_model_rules_is_prepared_in_batches_and_its_rules_bound_the_search(
+    attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """qads-lm@2.1 (stand-ins for its encoder and language model): every attacked question's candidates are
     scored in one batch per rule before the search, and no query holds a synonym the meaning rule rejects."""
     monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
@@ -197,7 +234,9 @@ def test_a_recipe_with_model_rules_is_prepared_in_batches_and_its_rules_bound_th
     assert any("country" in q for q in queried) and not any(" land " in f" {q} " for q in queried)
 
 
-def test_a_model_rule_threshold_changes_the_space_and_the_signature(attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_model_rule_threshold_changes_the_space_and_the_signature(
+    attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A meaning threshold given to the attack reaches its recipe (a stricter one leaves fewer edits to search)
     and its signature (so an attack on the configured recipe is never mistaken for one on the recipe's own)."""
     monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path / "cache"))
@@ -205,11 +244,19 @@ def test_a_model_rule_threshold_changes_the_space_and_the_signature(attack_input
     for threshold in (None, 0.96):
         overrides = (("meaning_threshold", threshold),) if threshold is not None else ()
         records[threshold] = _model_rule_attack(
-            attack_input, tmp_path / f"out-{threshold}", fake_model, _Encoder(land=0.95), recipe="qads-lm@2.1", recipe_overrides=overrides, include_penalised=True,
+            attack_input,
+            tmp_path / f"out-{threshold}",
+            fake_model,
+            _Encoder(land=0.95),
+            recipe="qads-lm@2.1",
+            recipe_overrides=overrides,
+            include_penalised=True,
         )
     loose, strict = records[None], records[0.96]
     assert "|meaning_threshold:0.92|" in loose["signature"] and "|meaning_threshold:0.96|" in strict["signature"]
-    assert loose["signature"].replace("meaning_threshold:0.92", "meaning_threshold:0.96") == strict["signature"]  # nothing else differs
+    assert (
+        loose["signature"].replace("meaning_threshold:0.92", "meaning_threshold:0.96") == strict["signature"]
+    )  # nothing else differs
     land = [q for q in loose["questions_detail"] if " land " in f" {q.get('variant', '')} "]
     assert land  # "land" (similarity 0.95) flips a question under the recipe's own 0.92 ...
     assert not any(" land " in f" {q.get('variant', '')} " for q in strict["questions_detail"])  # ... never under 0.96

@@ -21,7 +21,11 @@ CONTEXTS = [
     "Normandy is a region in France. The Normans gave their name to it in the 10th century.",
     "The steam engine uses steam pressure to do work. James Watt improved it in 1781. " * 3,
 ]
-QUESTIONS = ["In what country is Normandy located?", "Who improved the steam engine?", "What does the engine use to do work?"]
+QUESTIONS = [
+    "In what country is Normandy located?",
+    "Who improved the steam engine?",
+    "What does the engine use to do work?",
+]
 
 
 def _example(i: int, question: str, context: str, answer: str | None) -> QAExample:

@@ -17,7 +17,9 @@ def test_the_static_variant_is_a_point_of_the_space(squad_heldout_path: Path) ->
     for ex in examples:
         static = recipe.perturb(ex.question, seed=13, key=ex.id, wsd_context=ex.context)
         space = attack_slots(recipe, ex.question, wsd_context=ex.context)
-        edited = [slot for slot in space.slots if any(s.start < slot.end and slot.start < s.end for s in static.substitutions)]
+        edited = [
+            slot for slot in space.slots if any(s.start < slot.end and slot.start < s.end for s in static.substitutions)
+        ]
         assert len(edited) <= space.limit
         if not static.changed:
             continue
@@ -67,5 +69,7 @@ def test_edits_a_soft_rule_penalises_are_left_out(squad_heldout_path: Path) -> N
     assert forms == {r.form for r in battle.candidates} - penalised
     assert space.limit == 1  # qads@2.0 changes one word per question
     every = attack_slots(recipe, question, wsd_context=context, include_penalised=True)
-    assert [c.form for c in every.slots[0].choices][-len(penalised):] == [r.form for r in battle.candidates if r.penalty > 0]
+    assert [c.form for c in every.slots[0].choices][-len(penalised) :] == [
+        r.form for r in battle.candidates if r.penalty > 0
+    ]
     assert {c.form for c in every.slots[0].choices} == {r.form for r in battle.candidates}

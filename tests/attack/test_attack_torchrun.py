@@ -22,8 +22,21 @@ def _torchrun() -> list[str]:
 def test_two_cpu_processes_equal_one(real_attack: dict[str, Path], shared_model_path: Path, tmp_path: Path) -> None:
     out = tmp_path / "torchrun"
     exe = str(Path(sys.executable).with_name("robustqa"))
-    command = _torchrun() + ["--standalone", "--nproc_per_node", "2", exe, "attack", str(shared_model_path), "--input", str(real_attack["clean"]),
-                             "--output-dir", str(out), "--recipe", "qads@1.1", "--quiet"]
+    command = _torchrun() + [
+        "--standalone",
+        "--nproc_per_node",
+        "2",
+        exe,
+        "attack",
+        str(shared_model_path),
+        "--input",
+        str(real_attack["clean"]),
+        "--output-dir",
+        str(out),
+        "--recipe",
+        "qads@1.1",
+        "--quiet",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     assert (out / "adversarial.json").read_bytes() == (real_attack["attack"] / "adversarial.json").read_bytes()

@@ -34,12 +34,16 @@ def _attack_and_evaluate(attack_input: Path, tmp_path: Path) -> list[Path]:
     runs = []
     for target in models:
         out = tmp_path / f"attack-{target.name}"
-        config = AttackConfig(input_file=attack_input, output_dir=out, settings=InferenceSettings(), recipe="qads@1.1", progress=False)
+        config = AttackConfig(
+            input_file=attack_input, output_dir=out, settings=InferenceSettings(), recipe="qads@1.1", progress=False
+        )
         run = run_attack(str(target), config, scorer_factory=_fake)
         assert run is not None
         write_attack(run)
         eval_dir = tmp_path / f"eval-on-{target.name}"
-        config_eval = EvalConfig(attack_input, out / ADVERSARIAL_JSON, eval_dir, InferenceSettings(), progress=False, bootstrap=20)
+        config_eval = EvalConfig(
+            attack_input, out / ADVERSARIAL_JSON, eval_dir, InferenceSettings(), progress=False, bootstrap=20
+        )
         assert run_evaluation([str(m) for m in models], config_eval, runner_factory=_fake) is not None
         runs.append(eval_dir)
     return runs
@@ -60,7 +64,10 @@ def test_report_shows_the_matrix_in_every_format(attack_input: Path, tmp_path: P
     runs = [str(r) for r in _attack_and_evaluate(attack_input, tmp_path)]
     markdown = CliRunner().invoke(cli, ["report", *runs], catch_exceptions=False)
     assert markdown.exit_code == 0, markdown.output
-    assert "## Transfer" in markdown.output and "| Model | vs model-a (qads@1.1) | vs model-b (qads@1.1) |" in markdown.output
+    assert (
+        "## Transfer" in markdown.output
+        and "| Model | vs model-a (qads@1.1) | vs model-b (qads@1.1) |" in markdown.output
+    )
     document = json.loads(CliRunner().invoke(cli, ["report", *runs, "--format", "json"], catch_exceptions=False).output)
     assert len(document["transfer"]) == 4 and sum(c["white_box"] for c in document["transfer"]) == 2
     page = CliRunner().invoke(cli, ["report", *runs, "--format", "html"], catch_exceptions=False).output

@@ -33,7 +33,9 @@ def golden() -> Callable[[str, str], None]:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         expected = path.read_text(encoding="utf-8")
-        assert text == expected, f"{name} differs from its golden file; if the change is intended, rerun with ROBUSTQA_UPDATE_GOLDEN=1"
+        assert text == expected, (
+            f"{name} differs from its golden file; if the change is intended, rerun with ROBUSTQA_UPDATE_GOLDEN=1"
+        )
 
     return check
 
@@ -67,7 +69,9 @@ class AnswerBreakingRecipe:
             return self.inner.perturb(text, frozen_spans=frozen_spans, **kwargs)
         start, end = frozen_spans[0]
         replacement = "X" * (end - start + 2)
-        sub = Substitution(start, end, start, start + len(replacement), text[start:end], replacement, "NN", "x.n.01", 1.0)
+        sub = Substitution(
+            start, end, start, start + len(replacement), text[start:end], replacement, "NN", "x.n.01", 1.0
+        )
         return Perturbation(text, text[:start] + replacement + text[end:], (sub,), (), self.inner.name)
 
 

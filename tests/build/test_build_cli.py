@@ -58,7 +58,17 @@ def test_perturb_json_golden(golden: Callable[[str, str], None], args: tuple[str
         for s in record["substitutions"]:
             assert text[s["start"] : s["end"]] == s["original"]
             assert record["perturbed"][s["new_start"] : s["new_end"]] == s["replacement"]
-            assert set(s) == {"start", "end", "new_start", "new_end", "original", "replacement", "pos", "synset", "confidence"}
+            assert set(s) == {
+                "start",
+                "end",
+                "new_start",
+                "new_end",
+                "original",
+                "replacement",
+                "pos",
+                "synset",
+                "confidence",
+            }
     assert sum(bool(json.loads(line)["substitutions"]) for line in lines) >= 2
     golden(name, result.stdout)
 
@@ -96,11 +106,16 @@ def test_build_dataset_golden(tmp_path: Path, sample_path: Path, golden: Callabl
     assert explicit.read_bytes() == output.read_bytes()
     # the default version, named exactly
     versioned = tmp_path / "versioned.json"
-    assert run("build-dataset", "--input", str(sample_path), "--output", str(versioned), "--recipe", "qads@2.1").exit_code == 0
+    assert (
+        run("build-dataset", "--input", str(sample_path), "--output", str(versioned), "--recipe", "qads@2.1").exit_code
+        == 0
+    )
     assert versioned.read_bytes() == output.read_bytes()
 
 
-def test_build_dataset_1_1_writes_the_same_bytes_as_before_2_0(tmp_path: Path, sample_path: Path, golden: Callable[[str, str], None]) -> None:
+def test_build_dataset_1_1_writes_the_same_bytes_as_before_2_0(
+    tmp_path: Path, sample_path: Path, golden: Callable[[str, str], None]
+) -> None:
     """The golden files of 1.1 were written before 2.0 existed: the whole file and the printed summary
     (no gate lines) stay byte for byte what they were."""
     output = tmp_path / "qads-1.1-sample.json"
@@ -117,7 +132,10 @@ def test_perturb_takes_an_exact_version_and_refuses_an_unknown_one() -> None:
     assert exact.exit_code == 0 and exact.stdout == default.stdout
     unknown = CliRunner().invoke(cli, ["perturb", "--recipe", "qads@0.9", "a car"])
     assert unknown.exit_code == 2
-    assert unknown.stderr.strip() == "robustqa: error: recipe 'qads' has no version '0.9'; available versions: 1.1, 2.0, 2.1 (default)"
+    assert (
+        unknown.stderr.strip()
+        == "robustqa: error: recipe 'qads' has no version '0.9'; available versions: 1.1, 2.0, 2.1 (default)"
+    )
 
 
 def test_set_overrides_any_recipe_parameter_and_the_output_says_so(tmp_path: Path, sample_path: Path) -> None:
@@ -126,7 +144,19 @@ def test_set_overrides_any_recipe_parameter_and_the_output_says_so(tmp_path: Pat
     loose = run("perturb", "--recipe", "qads@1.1", "--set", "threshold=0", "--set", "max_substitutions=1", question)
     assert loose.exit_code == 0 and loose.stdout.strip() == "When was the Royal University of Warsaw set up?"
     output = tmp_path / "s.json"
-    built = run("build-dataset", "--input", str(sample_path), "--output", str(output), "--recipe", "qads@1.1", "--set", "threshold=0.5", "--set", "use_context=false")
+    built = run(
+        "build-dataset",
+        "--input",
+        str(sample_path),
+        "--output",
+        str(output),
+        "--recipe",
+        "qads@1.1",
+        "--set",
+        "threshold=0.5",
+        "--set",
+        "use_context=false",
+    )
     assert built.exit_code == 0
     signature = json.loads(output.read_text(encoding="utf-8"))["signature"]
     assert "|threshold:0.5|" in signature and "|context:no|" in signature
@@ -135,11 +165,20 @@ def test_set_overrides_any_recipe_parameter_and_the_output_says_so(tmp_path: Pat
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["--set", "thresold=0"], "robustqa: error: recipe 'qads' has no parameter 'thresold'; parameters: max_substitutions, min_substitutions, pos, protected_words, rate, table, threshold, use_context, wsd"),
+        (
+            ["--set", "thresold=0"],
+            "robustqa: error: recipe 'qads' has no parameter 'thresold'; parameters: max_substitutions, min_substitutions, pos, protected_words, rate, table, threshold, use_context, wsd",
+        ),
         (["--set", "threshold=2"], "robustqa: error: threshold must be in [0, 1], not 2.0"),
         (["--set", "max_substitutions=1.5"], "robustqa: error: parameter 'max_substitutions' has an invalid value 1.5"),
-        (["--set", "threshold"], "Error: Invalid value for '--set': 'threshold' is not KEY=VALUE (for example threshold=0.5)"),
-        (["--rate", "0.5", "--set", "rate=0.3"], "Error: Invalid value for '--set': rate is given both as --rate and as --set rate=...; give it once"),
+        (
+            ["--set", "threshold"],
+            "Error: Invalid value for '--set': 'threshold' is not KEY=VALUE (for example threshold=0.5)",
+        ),
+        (
+            ["--rate", "0.5", "--set", "rate=0.3"],
+            "Error: Invalid value for '--set': rate is given both as --rate and as --set rate=...; give it once",
+        ),
     ],
 )
 def test_set_refuses_what_the_recipe_does_not_take(args: list[str], expected: str) -> None:
@@ -164,12 +203,31 @@ def test_recipes_lists_every_version_and_marks_the_default(monkeypatch: pytest.M
     assert "\nqads@2.0  questions: one content word" in text and "\nboth@2.0 (default)  questions and contexts" in text
     assert "qads-strict@2.0  questions: as qads@2.0" in text  # one version: nothing to mark
     listed = json.loads(run("recipes", "--json").stdout)
-    assert [(r["name"], r["version"]) for r in listed if r["name"] == "qads"] == [("qads", "1.1"), ("qads", "2.0"), ("qads", "2.1"), ("qads", "9.0")]
+    assert [(r["name"], r["version"]) for r in listed if r["name"] == "qads"] == [
+        ("qads", "1.1"),
+        ("qads", "2.0"),
+        ("qads", "2.1"),
+        ("qads", "9.0"),
+    ]
 
 
 def test_build_dataset_options_reach_the_build(tmp_path: Path, sample_path: Path) -> None:
     output = tmp_path / "v.json"
-    result = run("build-dataset", "--input", str(sample_path), "--output", str(output), "--variants", "2", "--rate", "0.5", "--protect", "Normandy", "--workers", "2")
+    result = run(
+        "build-dataset",
+        "--input",
+        str(sample_path),
+        "--output",
+        str(output),
+        "--variants",
+        "2",
+        "--rate",
+        "0.5",
+        "--protect",
+        "Normandy",
+        "--workers",
+        "2",
+    )
     assert result.exit_code == 0
     document = json.loads(output.read_text(encoding="utf-8"))
     assert "|rate:0.5|" in document["signature"] and "|variants:2|" in document["signature"]
@@ -180,11 +238,18 @@ def test_build_dataset_options_reach_the_build(tmp_path: Path, sample_path: Path
 
 # --- bad input: one line, non-zero exit, no traceback, no output ---------------------------------
 
-GOOD_QA = {"id": "q1", "question": "Where is Normandy?", "answers": [{"text": "France", "answer_start": 24}], "is_impossible": False}
+GOOD_QA = {
+    "id": "q1",
+    "question": "Where is Normandy?",
+    "answers": [{"text": "France", "answer_start": 24}],
+    "is_impossible": False,
+}
 
 
 def squad_with(qa: dict[str, Any], context: str = "Normandy is a region in France.") -> str:
-    return json.dumps({"version": "v2.0", "data": [{"title": "Normans", "paragraphs": [{"context": context, "qas": [qa]}]}]})
+    return json.dumps(
+        {"version": "v2.0", "data": [{"title": "Normans", "paragraphs": [{"context": context, "qas": [qa]}]}]}
+    )
 
 
 def bad_input_cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
@@ -199,20 +264,47 @@ def bad_input_cases(tmp: Path) -> dict[str, tuple[list[str], str]]:
     del missing_fields["question"]
     return {
         "not-json": (["--input", file("a.json", "{'data': [")], "a.json: not valid JSON"),
-        "wrong-schema": (["--input", file("b.json", '{"version": "v2.0", "articles": []}')], "b.json: not a SQuAD file"),
-        "missing-fields": (["--input", file("c.json", squad_with(missing_fields))], "c.json: article 'Normans', question q1: question has no 'question' text"),
-        "misaligned": (["--input", file("d.json", squad_with({**GOOD_QA, "answers": [{"text": "France", "answer_start": 3}]}))], "d.json: article 'Normans', question q1: answers[0] 'France' is not at answer_start 3"),
+        "wrong-schema": (
+            ["--input", file("b.json", '{"version": "v2.0", "articles": []}')],
+            "b.json: not a SQuAD file",
+        ),
+        "missing-fields": (
+            ["--input", file("c.json", squad_with(missing_fields))],
+            "c.json: article 'Normans', question q1: question has no 'question' text",
+        ),
+        "misaligned": (
+            ["--input", file("d.json", squad_with({**GOOD_QA, "answers": [{"text": "France", "answer_start": 3}]}))],
+            "d.json: article 'Normans', question q1: answers[0] 'France' is not at answer_start 3",
+        ),
         "empty-file": (["--input", file("e.json", "")], "e.json: file is empty"),
-        "unknown-recipe": (["--input", file("f.json", squad_with(GOOD_QA)), "--recipe", "qadz"], "unknown recipe 'qadz'"),
+        "unknown-recipe": (
+            ["--input", file("f.json", squad_with(GOOD_QA)), "--recipe", "qadz"],
+            "unknown recipe 'qadz'",
+        ),
         "unreadable": (["--input", str(tmp)], f"{tmp}: is a folder, not a file"),
         "no-such-file": (["--input", str(tmp / "absent.json")], "absent.json: file not found"),
-        "no-questions": (["--input", file("g.json", '{"version": "v2.0", "data": []}')], "g.json: no questions to perturb"),
-        "output-folder-missing": (["--input", file("h.json", squad_with(GOOD_QA)), "--output", str(tmp / "missing" / "x.json")], "folder '" + str(tmp / "missing") + "' does not exist"),
+        "no-questions": (
+            ["--input", file("g.json", '{"version": "v2.0", "data": []}')],
+            "g.json: no questions to perturb",
+        ),
+        "output-folder-missing": (
+            ["--input", file("h.json", squad_with(GOOD_QA)), "--output", str(tmp / "missing" / "x.json")],
+            "folder '" + str(tmp / "missing") + "' does not exist",
+        ),
     }
 
 
 CASES = [
-    "not-json", "wrong-schema", "missing-fields", "misaligned", "empty-file", "unknown-recipe", "unreadable", "no-such-file", "no-questions", "output-folder-missing",
+    "not-json",
+    "wrong-schema",
+    "missing-fields",
+    "misaligned",
+    "empty-file",
+    "unknown-recipe",
+    "unreadable",
+    "no-such-file",
+    "no-questions",
+    "output-folder-missing",
 ]
 
 
@@ -237,19 +329,29 @@ def test_misaligned_answers_repaired_only_with_a_warning(tmp_path: Path) -> None
     src = tmp_path / "d.json"
     src.write_text(squad_with({**GOOD_QA, "answers": [{"text": "France", "answer_start": 3}]}), encoding="utf-8")
     output = tmp_path / "out.json"
-    result = CliRunner().invoke(cli, ["build-dataset", "--input", str(src), "--output", str(output), "--repair-answers"])
+    result = CliRunner().invoke(
+        cli, ["build-dataset", "--input", str(src), "--output", str(output), "--repair-answers"]
+    )
     assert result.exit_code == 0
-    assert result.stderr.startswith(f"robustqa: warning: {src}: article 'Normans', question q1: answers[0] 'France' is not at answer_start 3")
+    assert result.stderr.startswith(
+        f"robustqa: warning: {src}: article 'Normans', question q1: answers[0] 'France' is not at answer_start 3"
+    )
     assert "repaired to answer_start 24" in result.stderr
     assert load_squad(output, check_answers=True).examples()[0].answers[0].answer_start == 24
 
 
-def test_span_violation_exits_without_writing(tmp_path: Path, sample_path: Path, answer_breaking: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_span_violation_exits_without_writing(
+    tmp_path: Path, sample_path: Path, answer_breaking: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(perturbations, "get_recipe", lambda name, **kw: answer_breaking)
     output = tmp_path / "out.json"
-    result = CliRunner().invoke(cli, ["build-dataset", "--input", str(sample_path), "--output", str(output), "--recipe", "context"])
+    result = CliRunner().invoke(
+        cli, ["build-dataset", "--input", str(sample_path), "--output", str(output), "--recipe", "context"]
+    )
     assert result.exit_code == 3
-    assert re.fullmatch(r"robustqa: error: article '[^']+', question \S+: the edit .* falls inside the answer .*\n", result.stderr)
+    assert re.fullmatch(
+        r"robustqa: error: article '[^']+', question \S+: the edit .* falls inside the answer .*\n", result.stderr
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -264,7 +366,9 @@ def test_without_input_offline_says_to_pass_input(tmp_path: Path, monkeypatch: p
     assert list(tmp_path.iterdir()) == []
 
 
-def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad_half_path: Path, console_script: str) -> None:
+def test_real_command_on_the_half_dev_set_with_two_workers(
+    tmp_path: Path, squad_half_path: Path, console_script: str
+) -> None:
     """The acceptance build: 6,078 real questions, qads, through the installed console script.
 
     Its two workers start cold (forked from a fresh process), the case where processes could share
@@ -272,7 +376,10 @@ def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad
     output = tmp_path / "qads-half.json"
     done = subprocess.run(
         [console_script, "build-dataset", "--input", str(squad_half_path), "--output", str(output), "--workers", "2"],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
         env=dict(os.environ, ROBUSTQA_CACHE=str(tmp_path / "empty-cache")),  # cold lexicon cache: workers read WordNet
     )
     assert done.returncode == 0, done.stderr
@@ -281,9 +388,13 @@ def test_real_command_on_the_half_dev_set_with_two_workers(tmp_path: Path, squad
     assert len(dataset) == 6078
     document = json.loads(output.read_text(encoding="utf-8"))
     changed = document["robustqa"]["summary"]["changed"]
-    assert changed == 1193  # the default (2.1, its vetted table) changes a fifth of the questions (pinned: test_recipe_pins)
+    assert (
+        changed == 1193
+    )  # the default (2.1, its vetted table) changes a fifth of the questions (pinned: test_recipe_pins)
     for example in dataset.examples():
         for s in example.substitutions:
             assert "_" not in s.replacement
-    one_worker = build_dataset(load_squad(squad_half_path), perturbations.get_recipe("qads"), seed=13, source=squad_half_path.name)
+    one_worker = build_dataset(
+        load_squad(squad_half_path), perturbations.get_recipe("qads"), seed=13, source=squad_half_path.name
+    )
     assert dumps_squad(one_worker.document) == output.read_text(encoding="utf-8")

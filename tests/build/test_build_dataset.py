@@ -107,7 +107,11 @@ def test_property_subset_gives_the_same_questions(data: st.DataObject, sample: S
         if paragraphs:
             articles.append(Article(article.title, tuple(paragraphs), article.extra))
     if not articles:
-        articles = [Article("A", (Paragraph(sample.articles[0].paragraphs[0].context, sample.articles[0].paragraphs[0].qas[:1]),))]
+        articles = [
+            Article(
+                "A", (Paragraph(sample.articles[0].paragraphs[0].context, sample.articles[0].paragraphs[0].qas[:1]),)
+            )
+        ]
     subset = SquadDataset(tuple(articles), path="subset.json")
     built = build_dataset(subset, perturbations.get_recipe("qads"), seed=13)
     for _, q in qas(built.document):
@@ -201,7 +205,12 @@ def test_summary_merges_counts() -> None:
     a = BuildSummary(2, 3, 1, 4, (("stopword", 2), ("number", 1)), 0.5)
     b = BuildSummary(1, 1, 1, 1, (("stopword", 1),), 0.25)
     assert a.merge(b) == BuildSummary(3, 4, 2, 5, (("number", 1), ("stopword", 3)), 0.75)
-    assert a.merge(b).to_file_dict() == {"questions": 3, "changed": 2, "substitutions": 5, "skipped": {"number": 1, "stopword": 3}}
+    assert a.merge(b).to_file_dict() == {
+        "questions": 3,
+        "changed": 2,
+        "substitutions": 5,
+        "skipped": {"number": 1, "stopword": 3},
+    }
 
 
 def test_summary_gives_what_each_gate_did_only_for_recipes_with_gates() -> None:

@@ -13,7 +13,9 @@ from robustqa.squad import Answer
 
 
 def sub(text: str, start: int, end: int, replacement: str, shift: int = 0) -> Substitution:
-    return Substitution(start, end, start + shift, start + shift + len(replacement), text[start:end], replacement, "NN", "x.n.01", 1.0)
+    return Substitution(
+        start, end, start + shift, start + shift + len(replacement), text[start:end], replacement, "NN", "x.n.01", 1.0
+    )
 
 
 def edits(text: str, spans: list[tuple[int, int, str]]) -> list[Substitution]:
@@ -61,7 +63,17 @@ def test_record_that_does_not_describe_its_text_raises() -> None:
 
 def test_wrong_new_offsets_raise() -> None:
     first, second = edits(CONTEXT, [(4, 8, "metropolis"), (12, 19, "situated")])
-    stale = Substitution(second.start, second.end, second.start, second.start + 8, second.original, second.replacement, "VBN", "x.v.01", 1.0)
+    stale = Substitution(
+        second.start,
+        second.end,
+        second.start,
+        second.start + 8,
+        second.original,
+        second.replacement,
+        "VBN",
+        "x.v.01",
+        1.0,
+    )
     with pytest.raises(SpanIntegrityError, match="new offsets"):
         apply_substitutions(CONTEXT, [first, stale])
 
@@ -114,7 +126,9 @@ def test_property_rewritten_answers_always_match(case: tuple[str, list[Substitut
 
 @settings(max_examples=200, deadline=None)
 @given(scenario(), st.data())
-def test_property_an_edit_inside_an_answer_never_passes(case: tuple[str, list[Substitution], list[Answer]], data: st.DataObject) -> None:
+def test_property_an_edit_inside_an_answer_never_passes(
+    case: tuple[str, list[Substitution], list[Answer]], data: st.DataObject
+) -> None:
     context, subs, _ = case
     nonempty = [s for s in subs if s.end > s.start]
     assume(nonempty)

@@ -35,8 +35,19 @@ def tiny(context: str = "Normandy is a region in France.", start: int = 24, text
                     {
                         "context": context,
                         "qas": [
-                            {"question": "In what country is Normandy located?", "id": "q1", "answers": [{"text": text, "answer_start": start}], "is_impossible": False},
-                            {"plausible_answers": [{"text": "region", "answer_start": 14}], "question": "What is Paris?", "id": "q2", "answers": [], "is_impossible": True},
+                            {
+                                "question": "In what country is Normandy located?",
+                                "id": "q1",
+                                "answers": [{"text": text, "answer_start": start}],
+                                "is_impossible": False,
+                            },
+                            {
+                                "plausible_answers": [{"text": "region", "answer_start": 14}],
+                                "question": "What is Paris?",
+                                "id": "q2",
+                                "answers": [],
+                                "is_impossible": True,
+                            },
                         ],
                     }
                 ],
@@ -81,10 +92,22 @@ def test_dumps_is_utf8_and_stable() -> None:
         (b"[1, 2]", "no top-level 'data' list"),
         (b'{"data": [{"title": "T"}]}', "article 'T': article has no 'paragraphs' list"),
         (b'{"data": [{"title": "T", "paragraphs": [{"qas": []}]}]}', "paragraph 0: paragraph needs a 'context'"),
-        (b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"question": "q"}]}]}]}', "question without an 'id'"),
-        (b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x1"}]}]}]}', "question x1: question has no 'question' text"),
-        (b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x2", "question": "q", "answers": [{"text": "c"}]}]}]}]}', "question x2: each of 'answers' needs 'text' and 'answer_start'"),
-        (b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x3", "question": "q", "answers": [{"text": "c", "answer_start": "0"}]}]}]}]}', "question x3: 'answers' needs a 'text' string and an integer"),
+        (
+            b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"question": "q"}]}]}]}',
+            "question without an 'id'",
+        ),
+        (
+            b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x1"}]}]}]}',
+            "question x1: question has no 'question' text",
+        ),
+        (
+            b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x2", "question": "q", "answers": [{"text": "c"}]}]}]}]}',
+            "question x2: each of 'answers' needs 'text' and 'answer_start'",
+        ),
+        (
+            b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x3", "question": "q", "answers": [{"text": "c", "answer_start": "0"}]}]}]}]}',
+            "question x3: 'answers' needs a 'text' string and an integer",
+        ),
     ],
 )
 def test_bad_files_name_file_and_place(tmp_path: Path, content: bytes, message: str) -> None:
@@ -122,7 +145,9 @@ def test_misaligned_answer_through_the_command_names_the_flag(tmp_path: Path) ->
     path.write_text(json.dumps(tiny(start=20)), encoding="utf-8")
     result = CliRunner().invoke(cli, ["build-dataset", "--input", str(path), "--output", str(tmp_path / "out.json")])
     assert result.exit_code == 2
-    assert result.stderr.endswith("fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text\n")
+    assert result.stderr.endswith(
+        "fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text\n"
+    )
 
 
 def test_repair_moves_answer_with_a_warning(tmp_path: Path) -> None:

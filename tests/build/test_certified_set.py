@@ -30,7 +30,9 @@ def test_the_packaged_file_is_what_the_committed_judgments_make(monkeypatch: pyt
     spec.loader.exec_module(certify)
     text, summary = certify.assembled()
     assert text == get_set().perturbed_path.read_text(encoding="utf-8")
-    assert json.loads(json.dumps(summary)) == json.loads((REPO / "studies" / "certified-1" / "summary.json").read_text(encoding="utf-8"))
+    assert json.loads(json.dumps(summary)) == json.loads(
+        (REPO / "studies" / "certified-1" / "summary.json").read_text(encoding="utf-8")
+    )
 
 
 def test_every_variant_was_kept_by_both_reviewers_and_its_edit_is_where_it_says(document: dict) -> None:
@@ -59,7 +61,10 @@ def test_coverage_diversity_and_review_figures(document: dict) -> None:
     assert figures["questions_certified"] / figures["source_questions"] >= 0.60
     pairs = Counter(
         (s["original"].lower(), s["replacement"].lower())
-        for a in document["data"] for p in a["paragraphs"] for qa in p["qas"] for s in qa["substitutions"]
+        for a in document["data"]
+        for p in a["paragraphs"]
+        for qa in p["qas"]
+        for s in qa["substitutions"]
     )
     assert len(pairs) == figures["distinct_pairs"] and pairs.most_common(1)[0][1] / sum(pairs.values()) <= 0.04
     assert document["signature"].startswith("shift:certified@1|") and "language-model agents" in document["signature"]

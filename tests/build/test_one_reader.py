@@ -24,7 +24,14 @@ def _commands(path: Path, tmp_path: Path) -> dict[str, list[str]]:
         "eval": ["eval", "owner/model-never-loaded", "--clean", str(path), "--output-dir", str(tmp_path / "run")],
         "review": ["review", str(path), "--html", str(tmp_path / "review.html")],
         "filter": ["filter", str(path), "--validated", str(path), "--output", str(tmp_path / "filtered.json")],
-        "attack": ["attack", "owner/model-never-loaded", "--input", str(path), "--output-dir", str(tmp_path / "attack")],
+        "attack": [
+            "attack",
+            "owner/model-never-loaded",
+            "--input",
+            str(path),
+            "--output-dir",
+            str(tmp_path / "attack"),
+        ],
     }
 
 

@@ -12,7 +12,9 @@ from rqa_evalfakes import FakeRunner, clean_document, perturbed_document, write_
 
 @pytest.fixture
 def squad_files(tmp_path: Path) -> tuple[Path, Path]:
-    return write_json(tmp_path / "clean.json", clean_document()), write_json(tmp_path / "perturbed.json", perturbed_document())
+    return write_json(tmp_path / "clean.json", clean_document()), write_json(
+        tmp_path / "perturbed.json", perturbed_document()
+    )
 
 
 @pytest.fixture

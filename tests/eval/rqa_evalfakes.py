@@ -23,18 +23,34 @@ def clean_document() -> dict[str, Any]:
     return {
         "version": "v2.0",
         "data": [
-            {"title": "Normans", "paragraphs": [{"context": CONTEXT_A, "qas": [
-                _qa("a1", "In what country is Normandy located?", "France", CONTEXT_A),
-                _qa("a2", "When did the Normans give their name to Normandy?", "10th century", CONTEXT_A),
-                _qa("a3", "Who gave their name to Belgium?", None, CONTEXT_A),
-                _qa("a4", "What is Normandy?", "a region in France", CONTEXT_A),
-            ]}]},
-            {"title": "Steam", "paragraphs": [{"context": CONTEXT_B, "qas": [
-                _qa("b1", "Who improved the steam engine?", "James Watt", CONTEXT_B),
-                _qa("b2", "When did Watt improve it?", "1781", CONTEXT_B),
-                _qa("b3", "Who invented the jet engine?", None, CONTEXT_B),
-                _qa("b4", "What does the engine use to do work?", "steam pressure", CONTEXT_B),
-            ]}]},
+            {
+                "title": "Normans",
+                "paragraphs": [
+                    {
+                        "context": CONTEXT_A,
+                        "qas": [
+                            _qa("a1", "In what country is Normandy located?", "France", CONTEXT_A),
+                            _qa("a2", "When did the Normans give their name to Normandy?", "10th century", CONTEXT_A),
+                            _qa("a3", "Who gave their name to Belgium?", None, CONTEXT_A),
+                            _qa("a4", "What is Normandy?", "a region in France", CONTEXT_A),
+                        ],
+                    }
+                ],
+            },
+            {
+                "title": "Steam",
+                "paragraphs": [
+                    {
+                        "context": CONTEXT_B,
+                        "qas": [
+                            _qa("b1", "Who improved the steam engine?", "James Watt", CONTEXT_B),
+                            _qa("b2", "When did Watt improve it?", "1781", CONTEXT_B),
+                            _qa("b3", "Who invented the jet engine?", None, CONTEXT_B),
+                            _qa("b4", "What does the engine use to do work?", "steam pressure", CONTEXT_B),
+                        ],
+                    }
+                ],
+            },
         ],
     }
 
@@ -98,7 +114,9 @@ class FakeRunner:
     seen: list[str] = field(default_factory=list)
     calls: int = 0
 
-    def predict(self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None) -> dict[str, Prediction]:
+    def predict(
+        self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None
+    ) -> dict[str, Prediction]:
         if self.fail_after is not None and self.calls >= self.fail_after:
             raise KeyboardInterrupt("simulated interruption")
         self.calls += 1
@@ -135,7 +153,9 @@ class TimedFakeRunner(FakeRunner):
         self.settings = self.settings or InferenceSettings()
         self.timing = Timing()
 
-    def predict(self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None) -> dict[str, Prediction]:
+    def predict(
+        self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None
+    ) -> dict[str, Prediction]:
         out = super().predict(examples, on_progress=on_progress)
         self.timing.questions += len(examples)
         self.timing.windows += len(examples)

@@ -28,9 +28,14 @@ def test_report_equals_the_official_rules_on_the_written_files(real_run, report,
     (entry,) = report["models"]
     files = entry["files"]
     thresh = report["settings"]["na_prob_thresh"]
-    clean = evaluate_files(squad_heldout_path, real_run / files["clean_predictions"], real_run / files["clean_null_odds"], thresh)
+    clean = evaluate_files(
+        squad_heldout_path, real_run / files["clean_predictions"], real_run / files["clean_null_odds"], thresh
+    )
     perturbed = evaluate_files(
-        report["perturbed_file"], real_run / files["perturbed_predictions"], real_run / files["perturbed_null_odds"], thresh
+        report["perturbed_file"],
+        real_run / files["perturbed_predictions"],
+        real_run / files["perturbed_null_odds"],
+        thresh,
     )
     for key, value in clean.items():
         assert entry["clean"][key] == pytest.approx(value, abs=1e-9), key
@@ -62,7 +67,10 @@ def test_a_clear_drop_with_its_interval(real_run, report):
         assert drop[f"{key}_ci"][0] <= drop[key] <= drop[f"{key}_ci"][1]
     # every flip is on a changed question: unchanged questions reuse the clean prediction
     flips = entry["flips"]
-    assert flips["right_to_wrong"] == flips["changed_right_to_wrong"] and flips["wrong_to_right"] == flips["changed_wrong_to_right"]
+    assert (
+        flips["right_to_wrong"] == flips["changed_right_to_wrong"]
+        and flips["wrong_to_right"] == flips["changed_wrong_to_right"]
+    )
     assert coverage["reused_predictions"] == coverage["matched"] - coverage["changed"]
     assert coverage["matched"] == coverage["clean_questions"] == coverage["perturbed_questions"] == 1494
     rows = [json.loads(line) for line in (real_run / "examples.jsonl").read_text().splitlines()]

@@ -33,7 +33,10 @@ def test_eval_with_no_data_option_uses_the_packaged_certified_set(tmp_path: Path
     report = json.loads((folder / "report.json").read_text())
     packaged = get_set()
     assert report["shift"] == "certified@1"
-    assert Path(report["clean_file"]) == packaged.clean_path.resolve() and Path(report["perturbed_file"]) == packaged.perturbed_path.resolve()
+    assert (
+        Path(report["clean_file"]) == packaged.clean_path.resolve()
+        and Path(report["perturbed_file"]) == packaged.perturbed_path.resolve()
+    )
     assert report["review"]["kind"] == "filtered" and "language-model agents" in report["review"]["reviewers"][0]
     assert "worst of K" in result.output and "mean of K" in result.output  # the table, headline first
     assert result.output.index("worst of K") < result.output.index("mean of K")
@@ -57,13 +60,25 @@ def _hub_rows(sample: Path) -> list[dict]:
     """The flat rows `datasets` gives for squad_v2, made from a local SQuAD file."""
     data = json.loads(sample.read_text(encoding="utf-8"))
     return [
-        {"id": qa["id"], "title": a["title"], "context": p["context"], "question": qa["question"],
-         "answers": {"text": [x["text"] for x in qa["answers"]], "answer_start": [x["answer_start"] for x in qa["answers"]]}}
-        for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]
+        {
+            "id": qa["id"],
+            "title": a["title"],
+            "context": p["context"],
+            "question": qa["question"],
+            "answers": {
+                "text": [x["text"] for x in qa["answers"]],
+                "answer_start": [x["answer_start"] for x in qa["answers"]],
+            },
+        }
+        for a in data["data"]
+        for p in a["paragraphs"]
+        for qa in p["qas"]
     ]
 
 
-def test_build_dataset_with_no_argument_builds_the_dev_split_into_a_file_it_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_build_dataset_with_no_argument_builds_the_dev_split_into_a_file_it_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from importlib import resources
 
     import datasets
@@ -86,7 +101,9 @@ def test_build_dataset_with_no_argument_builds_the_dev_split_into_a_file_it_name
     assert sum(len(p["qas"]) for a in document["data"] for p in a["paragraphs"]) == 30
 
 
-def test_build_dataset_with_no_argument_offline_is_one_line_naming_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_build_dataset_with_no_argument_offline_is_one_line_naming_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import datasets
 
     def offline(*_: object, **__: object):

@@ -44,7 +44,12 @@ def tiny_bert(folder: Path) -> Path:
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
     BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True).save_pretrained(folder)
     config = BertConfig(
-        vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64, max_position_embeddings=128
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
     )
     with torch.random.fork_rng():
         torch.manual_seed(0)
@@ -77,13 +82,28 @@ def test_models_lists_aliases_with_card_scores():
 
 
 def test_tiny_eval_prints_table_and_signature(workdir):
-    args = ["eval", "tiny-bert", "--clean", "clean.json", "--perturbed", "perturbed.json", "--output-dir", "run", "--quiet", "--bootstrap", "200"]
+    args = [
+        "eval",
+        "tiny-bert",
+        "--clean",
+        "clean.json",
+        "--perturbed",
+        "perturbed.json",
+        "--output-dir",
+        "run",
+        "--quiet",
+        "--bootstrap",
+        "200",
+    ]
     result = invoke(args, workdir)
     assert result.exit_code == 0, result.output
     # the model folder's absolute path and fingerprint (file times) differ between machines
     stdout = re.sub(r"models:\S+?@local:[0-9a-f]+", "models:<tiny-bert>@local:<fingerprint>", result.stdout)
     check_golden("tiny_eval.txt", stdout)
-    assert "tiny-bert: clean: 8 predicted, 0 from cache; perturbed: 3 predicted, 0 from cache, 5 reused from clean (unchanged)" in result.stderr
+    assert (
+        "tiny-bert: clean: 8 predicted, 0 from cache; perturbed: 3 predicted, 0 from cache, 5 reused from clean (unchanged)"
+        in result.stderr
+    )
     report = json.loads((workdir / "run" / "report.json").read_text())
     assert report["models"][0]["coverage"]["reused_predictions"] == 5
     assert report["signature"].split("|")[-1] == "robustqa:0.1.0"
@@ -97,11 +117,22 @@ def test_tiny_eval_prints_table_and_signature(workdir):
     [
         (["electra-largee", "--clean", "clean.json"], 4, "unknown model 'electra-largee'"),
         (["tiny-bert", "--clean", "nope.json"], 2, "nope.json: file not found"),
-        (["tiny-bert", "--clean", "clean.json", "--perturbed", "bad.json"], 2, "perturbed question zz matches no question of the clean file"),
+        (
+            ["tiny-bert", "--clean", "clean.json", "--perturbed", "bad.json"],
+            2,
+            "perturbed question zz matches no question of the clean file",
+        ),
         (["tiny-bert", "--clean", "empty.json"], 2, "the clean file has no questions"),
-        (["tiny-bert", "--clean", "clean.json", "--doc-stride", "500"], 2, "doc_stride 500 must be positive and below max_seq_length"),
-        (["tiny-bert", "--clean", "clean.json", "--perturbed", "steam.json", "--limit", "2"], 2,
-         "steam.json: no perturbed question matches the first 2 clean questions; raise --limit or drop it"),
+        (
+            ["tiny-bert", "--clean", "clean.json", "--doc-stride", "500"],
+            2,
+            "doc_stride 500 must be positive and below max_seq_length",
+        ),
+        (
+            ["tiny-bert", "--clean", "clean.json", "--perturbed", "steam.json", "--limit", "2"],
+            2,
+            "steam.json: no perturbed question matches the first 2 clean questions; raise --limit or drop it",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(workdir, args, code, message):
@@ -128,7 +159,22 @@ def test_the_terminal_table_fits_the_terminal_without_breaking_a_header_word(wor
     write_json(variants, perturbed_document(variants=True))
     model = str((workdir / "tiny-bert").resolve())  # a full path, as users give local folders
     for run, perturbed in (("run-w1", "perturbed.json"), ("run-w2", "variants.json")):
-        result = invoke(["eval", model, "--clean", "clean.json", "--perturbed", perturbed, "--output-dir", run, "--quiet", "--bootstrap", "200"], workdir)
+        result = invoke(
+            [
+                "eval",
+                model,
+                "--clean",
+                "clean.json",
+                "--perturbed",
+                perturbed,
+                "--output-dir",
+                run,
+                "--quiet",
+                "--bootstrap",
+                "200",
+            ],
+            workdir,
+        )
         assert result.exit_code == 0, result.output
     monkeypatch.setenv("COLUMNS", str(width))
     result = invoke(["report", "run-w1", "run-w2", "--output", f"report-{width}.md"], workdir)

@@ -38,13 +38,23 @@ def test_unchanged_questions_reuse_the_clean_prediction(tmp_path, squad_files, f
     assert lengths == sorted(lengths)
     entry = result.report["models"][0]
     assert entry["coverage"] == {
-        "clean_questions": 8, "perturbed_questions": 8, "matched": 8, "changed": 3, "changed_share": 3 / 8, "reused_predictions": 5,
+        "clean_questions": 8,
+        "perturbed_questions": 8,
+        "matched": 8,
+        "changed": 3,
+        "changed_share": 3 / 8,
+        "reused_predictions": 5,
     }
     assert entry["clean"]["exact"] == 100.0 and entry["perturbed"]["exact"] == 62.5
     assert entry["drop"]["exact"] == pytest.approx(-37.5)
     assert entry["drop"]["changed"]["questions"] == 3 and entry["drop"]["changed"]["exact"] == pytest.approx(-100.0)
     assert entry["drop"]["NoAns_exact"] == pytest.approx(-50.0)
-    assert entry["flips"] == {"right_to_wrong": 3, "wrong_to_right": 0, "changed_right_to_wrong": 3, "changed_wrong_to_right": 0}
+    assert entry["flips"] == {
+        "right_to_wrong": 3,
+        "wrong_to_right": 0,
+        "changed_right_to_wrong": 3,
+        "changed_wrong_to_right": 0,
+    }
     assert "worst_case" not in entry["drop"]
 
 
@@ -57,8 +67,17 @@ def test_run_folder_follows_the_contract_and_matches_the_official_rules(tmp_path
     entry = report["models"][0]
     files = entry["files"]
     assert evaluate_files(clean, out / files["clean_predictions"], out / files["clean_null_odds"]) == entry["clean"]
-    assert evaluate_files(perturbed, out / files["perturbed_predictions"], out / files["perturbed_null_odds"]) == entry["perturbed"]
-    assert sorted(p.name for p in out.iterdir()) == ["clean_vs_perturbed.png", "examples.jsonl", entry["slug"], "report.json", "report.md"]
+    assert (
+        evaluate_files(perturbed, out / files["perturbed_predictions"], out / files["perturbed_null_odds"])
+        == entry["perturbed"]
+    )
+    assert sorted(p.name for p in out.iterdir()) == [
+        "clean_vs_perturbed.png",
+        "examples.jsonl",
+        entry["slug"],
+        "report.json",
+        "report.md",
+    ]
     assert (out / "clean_vs_perturbed.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "| owner/fake-model | 100.00 | 100.00 | 62.50 | 62.50 | -37.50 [" in (out / "report.md").read_text()
     rows = [json.loads(line) for line in (out / "examples.jsonl").read_text().splitlines()]
@@ -66,7 +85,12 @@ def test_run_folder_follows_the_contract_and_matches_the_official_rules(tmp_path
     a1 = next(r for r in rows if r["id"] == "a1")
     assert a1["question"] == "In what country is Normandy located?"
     assert a1["perturbed_question"] == "In what nation is Normandy situated?"
-    assert (a1["changed"], a1["clean_exact"], a1["perturbed_exact"], a1["perturbed_prediction"]) == (True, 1, 0, "Belgium")
+    assert (a1["changed"], a1["clean_exact"], a1["perturbed_exact"], a1["perturbed_prediction"]) == (
+        True,
+        1,
+        0,
+        "Belgium",
+    )
     assert a1["gold_answers"] == ["France"] and a1["answerable"] is True
     sig = Signature.parse(report["signature"])
     assert list(sig.to_dict())[:4] == ["clean", "perturbed", "recipe", "models"]
@@ -132,7 +156,9 @@ def test_a_cache_of_the_first_format_is_never_read_as_the_second(tmp_path):
 def test_cache_is_keyed_by_the_settings_that_change_answers(tmp_path, squad_files, fake_factory):
     clean, _ = squad_files
     run_evaluation([MODEL], config(tmp_path, clean, None), runner_factory=fake_factory)
-    cfg = EvalConfig(clean, None, tmp_path / "run", InferenceSettings(null_threshold=0.5), progress=False, overwrite=True)
+    cfg = EvalConfig(
+        clean, None, tmp_path / "run", InferenceSettings(null_threshold=0.5), progress=False, overwrite=True
+    )
     run_evaluation([MODEL], cfg, runner_factory=fake_factory)  # another run into the same folder: asked for
     assert len(fake_factory.runners[1].seen) == 8
     assert len(list((tmp_path / "run").glob("*/cache/clean-*.jsonl"))) == 2
@@ -169,10 +195,16 @@ def _no_output(tmp_path: Path) -> bool:
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda doc: doc["data"][0]["paragraphs"][0]["qas"].append(dict(doc["data"][0]["paragraphs"][0]["qas"][0], id="zz")),
-         "perturbed question zz matches no question of the clean file"),
-        (lambda doc: doc["data"][0]["paragraphs"][0]["qas"].append(dict(doc["data"][0]["paragraphs"][0]["qas"][0])),
-         "question id a1 appears twice"),
+        (
+            lambda doc: doc["data"][0]["paragraphs"][0]["qas"].append(
+                dict(doc["data"][0]["paragraphs"][0]["qas"][0], id="zz")
+            ),
+            "perturbed question zz matches no question of the clean file",
+        ),
+        (
+            lambda doc: doc["data"][0]["paragraphs"][0]["qas"].append(dict(doc["data"][0]["paragraphs"][0]["qas"][0])),
+            "question id a1 appears twice",
+        ),
         (lambda doc: doc.update(data=[]), "the perturbed file has no questions"),
     ],
 )

@@ -27,7 +27,13 @@ def squad_v2_metric():
 
 def _references(document: dict) -> list[dict]:
     return [
-        {"id": qa["id"], "answers": {"text": [a["text"] for a in qa["answers"]], "answer_start": [a["answer_start"] for a in qa["answers"]]}}
+        {
+            "id": qa["id"],
+            "answers": {
+                "text": [a["text"] for a in qa["answers"]],
+                "answer_start": [a["answer_start"] for a in qa["answers"]],
+            },
+        }
         for article in document["data"]
         for paragraph in article["paragraphs"]
         for qa in paragraph["qas"]
@@ -51,7 +57,9 @@ def test_matches_the_reference_port_of_the_official_script(squad_v2_metric, squa
     references = _references(json.loads(Path(squad_heldout_path).read_text()))
     texts = json.loads((GOLDEN / "metric_predictions.json").read_text())
     odds = json.loads((GOLDEN / "metric_na_probs.json").read_text())
-    got = squad_v2_metric.compute(predictions=_predictions(texts, odds), references=references, no_answer_threshold=float(threshold))
+    got = squad_v2_metric.compute(
+        predictions=_predictions(texts, odds), references=references, no_answer_threshold=float(threshold)
+    )
     expected = json.loads((GOLDEN / "metric_reference.json").read_text())["with_na_probs"][threshold]
     assert list(got) == list(expected)
     for key, value in expected.items():
@@ -64,7 +72,10 @@ def test_squad_config_uses_the_v1_rules(shared_dir: Path, tmp_path: Path):
     data_file = shared_dir / "adversarial" / "addsent-sample.json"
     document = json.loads(data_file.read_text())
     references = _references(document)
-    texts = {r["id"]: (r["answers"]["text"][0] if i % 3 else "the " + r["answers"]["text"][-1][:4]) for i, r in enumerate(references)}
+    texts = {
+        r["id"]: (r["answers"]["text"][0] if i % 3 else "the " + r["answers"]["text"][-1][:4])
+        for i, r in enumerate(references)
+    }
     (tmp_path / "pred.json").write_text(json.dumps(texts))
     expected = evaluate_v1_files(data_file, tmp_path / "pred.json")
     got = evaluate.load(metric_path(), "squad").compute(predictions=_predictions(texts, None), references=references)
@@ -100,8 +111,12 @@ def test_perturbed_inputs_need_each_other_and_a_clean_question(squad_v2_metric):
     with pytest.raises(InputError, match="give both"):
         compute(predictions, references, perturbed_predictions=predictions)
     with pytest.raises(InputError, match="perturbed question z matches no clean reference"):
-        compute(predictions, references, perturbed_predictions=_predictions({"z": "x"}, {"z": -1.0}),
-                perturbed_references=[{"id": "z", "answers": {"text": ["x"], "answer_start": [0]}}])
+        compute(
+            predictions,
+            references,
+            perturbed_predictions=_predictions({"z": "x"}, {"z": -1.0}),
+            perturbed_references=[{"id": "z", "answers": {"text": ["x"], "answer_start": [0]}}],
+        )
 
 
 def test_equals_report_json_of_a_real_run(squad_v2_metric, real_run: Path, squad_heldout_path: Path):

@@ -24,7 +24,17 @@ from robustqa.metric import (
 )
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "eval"
-OFFICIAL_KEYS = ["exact", "f1", "total", "HasAns_exact", "HasAns_f1", "HasAns_total", "NoAns_exact", "NoAns_f1", "NoAns_total"]
+OFFICIAL_KEYS = [
+    "exact",
+    "f1",
+    "total",
+    "HasAns_exact",
+    "HasAns_f1",
+    "HasAns_total",
+    "NoAns_exact",
+    "NoAns_f1",
+    "NoAns_total",
+]
 BEST_KEYS = ["best_exact", "best_exact_thresh", "best_f1", "best_f1_thresh"]
 
 
@@ -56,7 +66,13 @@ def test_evaluate_library_input_format_gives_the_same_numbers(reference, squad_h
     preds = json.loads((GOLDEN / "metric_predictions.json").read_text())
     na_probs = json.loads((GOLDEN / "metric_na_probs.json").read_text())
     references = [
-        {"id": qa["id"], "answers": {"text": [a["text"] for a in qa["answers"]], "answer_start": [a["answer_start"] for a in qa["answers"]]}}
+        {
+            "id": qa["id"],
+            "answers": {
+                "text": [a["text"] for a in qa["answers"]],
+                "answer_start": [a["answer_start"] for a in qa["answers"]],
+            },
+        }
         for article in data["data"]
         for paragraph in article["paragraphs"]
         for qa in paragraph["qas"]

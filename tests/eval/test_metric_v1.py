@@ -143,13 +143,22 @@ def test_matches_the_reimplementation_on_the_addsent_sample(shared_dir: Path, tm
     assert got["f1"] == pytest.approx(expected["f1"], abs=1e-9)
     assert got["total"] == 190
     references = [
-        {"id": qa["id"], "answers": {"text": [a["text"] for a in qa["answers"]], "answer_start": [a["answer_start"] for a in qa["answers"]]}}
+        {
+            "id": qa["id"],
+            "answers": {
+                "text": [a["text"] for a in qa["answers"]],
+                "answer_start": [a["answer_start"] for a in qa["answers"]],
+            },
+        }
         for article in data["data"]
         for paragraph in article["paragraphs"]
         for qa in paragraph["qas"]
     ]
     hf = evaluate_hf_squad_format([{"id": k, "prediction_text": v} for k, v in predictions.items()], references)
-    assert hf == {"exact_match": pytest.approx(expected["exact_match"], abs=1e-9), "f1": pytest.approx(expected["f1"], abs=1e-9)}
+    assert hf == {
+        "exact_match": pytest.approx(expected["exact_match"], abs=1e-9),
+        "f1": pytest.approx(expected["f1"], abs=1e-9),
+    }
 
 
 def test_hf_squad_format_errors_name_the_missing_field():

@@ -25,7 +25,10 @@ MODEL = "owner/fake-model"
 
 def decisions_file(path: Path, perturbed: Path, reviewer: str, verdicts: dict[str, tuple[str, str | None]]) -> Path:
     """A decisions file made on `perturbed`'s bytes, as the review page writes it."""
-    decisions = tuple(Decision(qid, decision, reason, "orig", "pert", (), "2026-01-01T00:00:00Z") for qid, (decision, reason) in verdicts.items())
+    decisions = tuple(
+        Decision(qid, decision, reason, "orig", "pert", (), "2026-01-01T00:00:00Z")
+        for qid, (decision, reason) in verdicts.items()
+    )
     sha = hashlib.sha256(perturbed.read_bytes()).hexdigest()
     document = DecisionsFile(reviewer, perturbed.name, sha, "", 3, "shuffled", decisions, "2026-01-01T00:00:00Z")
     path.write_text(document.to_json(), encoding="utf-8")
@@ -33,7 +36,9 @@ def decisions_file(path: Path, perturbed: Path, reviewer: str, verdicts: dict[st
 
 
 def run(tmp_path: Path, clean: Path, perturbed: Path, fake_factory, decisions: tuple[Path, ...] = ()):
-    config = EvalConfig(clean, perturbed, tmp_path / "run", InferenceSettings(), bootstrap=200, progress=False, decisions=decisions)
+    config = EvalConfig(
+        clean, perturbed, tmp_path / "run", InferenceSettings(), bootstrap=200, progress=False, decisions=decisions
+    )
     return run_evaluation([MODEL], config, runner_factory=fake_factory)
 
 
@@ -41,7 +46,13 @@ def test_an_unreviewed_built_set_says_so(tmp_path, squad_files, fake_factory):
     clean, perturbed = squad_files
     result = run(tmp_path, clean, perturbed, fake_factory)
     assert result.report["review"] == {
-        "reviewed": False, "kind": "not reviewed", "accepted": 0, "rejected": 0, "unreviewed": 0, "decisions": [], "reviewers": [],
+        "reviewed": False,
+        "kind": "not reviewed",
+        "accepted": 0,
+        "rejected": 0,
+        "unreviewed": 0,
+        "decisions": [],
+        "reviewers": [],
     }
     assert result.report["models"][0]["valid"] is None
     assert "(SQuAD 2.0; not reviewed)" in render_markdown([load_run(tmp_path / "run")])
@@ -49,10 +60,21 @@ def test_an_unreviewed_built_set_says_so(tmp_path, squad_files, fake_factory):
 
 def test_decisions_score_the_reviewed_valid_questions_alone(tmp_path, squad_files, fake_factory):
     clean, perturbed = squad_files  # changed: a1, b1, b3, all flipped right -> wrong by the fake model
-    ann = decisions_file(tmp_path / "ann.json", perturbed, "ann", {"a1": ("accepted", None), "b1": ("rejected", "meaning_changed"), "b3": ("skipped", None)})
+    ann = decisions_file(
+        tmp_path / "ann.json",
+        perturbed,
+        "ann",
+        {"a1": ("accepted", None), "b1": ("rejected", "meaning_changed"), "b3": ("skipped", None)},
+    )
     result = run(tmp_path, clean, perturbed, fake_factory, (ann,))
     review = result.report["review"]
-    assert (review["kind"], review["accepted"], review["rejected"], review["unreviewed"], review["reviewers"]) == ("decisions", 1, 1, 1, ["ann"])
+    assert (review["kind"], review["accepted"], review["rejected"], review["unreviewed"], review["reviewers"]) == (
+        "decisions",
+        1,
+        1,
+        1,
+        ["ann"],
+    )
     entry = result.report["models"][0]
     valid = entry["valid"]
     # the 5 unchanged questions and the one accepted edit; the rejected and the skipped one are set aside
@@ -65,16 +87,25 @@ def test_decisions_score_the_reviewed_valid_questions_alone(tmp_path, squad_file
     sha12 = hashlib.sha256(ann.read_bytes()).hexdigest()[:12]
     assert Signature.parse(result.report["signature"]).get("validated") == sha12
     table = render_markdown([load_run(tmp_path / "run")])
-    assert "paired, reviewed-valid" in table and "1 accepted of 3 changed" in table and "reviewed, 1/3 accepted" in table
+    assert (
+        "paired, reviewed-valid" in table and "1 accepted of 3 changed" in table and "reviewed, 1/3 accepted" in table
+    )
 
 
 def test_two_reviewers_keep_only_questions_both_accepted(tmp_path, squad_files, fake_factory):
     clean, perturbed = squad_files
     ann = decisions_file(tmp_path / "ann.json", perturbed, "ann", {"a1": ("accepted", None), "b1": ("accepted", None)})
-    bob = decisions_file(tmp_path / "bob.json", perturbed, "bob", {"a1": ("accepted", None), "b1": ("rejected", "ungrammatical")})
+    bob = decisions_file(
+        tmp_path / "bob.json", perturbed, "bob", {"a1": ("accepted", None), "b1": ("rejected", "ungrammatical")}
+    )
     result = run(tmp_path, clean, perturbed, fake_factory, (ann, bob))
     review = result.report["review"]
-    assert (review["accepted"], review["rejected"], review["unreviewed"], review["reviewers"]) == (1, 1, 1, ["ann", "bob"])
+    assert (review["accepted"], review["rejected"], review["unreviewed"], review["reviewers"]) == (
+        1,
+        1,
+        1,
+        ["ann", "bob"],
+    )
 
 
 def test_decisions_made_on_another_file_are_refused(tmp_path, squad_files, fake_factory):
@@ -91,7 +122,9 @@ def test_a_filtered_file_reports_its_review(tmp_path, squad_files, fake_factory)
     from robustqa.review.validate import apply_decisions
 
     clean, perturbed = squad_files
-    ann = decisions_file(tmp_path / "ann.json", perturbed, "ann", {"a1": ("accepted", None), "b1": ("rejected", "meaning_changed")})
+    ann = decisions_file(
+        tmp_path / "ann.json", perturbed, "ann", {"a1": ("accepted", None), "b1": ("rejected", "meaning_changed")}
+    )
     document = json.loads(perturbed.read_text())
     sha = hashlib.sha256(perturbed.read_bytes()).hexdigest()
     filtered, _ = apply_decisions(document, [read_decisions(ann)], dataset_sha256=sha, dataset_name=perturbed.name)
@@ -108,7 +141,9 @@ def test_the_eval_summary_says_whether_the_set_was_reviewed(tmp_path, squad_file
     clean, perturbed = squad_files
     print_eval_result(run(tmp_path / "plain", clean, perturbed, fake_factory))
     assert "perturbed set: not reviewed by people" in capsys.readouterr().err
-    ann = decisions_file(tmp_path / "ann.json", perturbed, "ann", {"a1": ("accepted", None), "b1": ("rejected", "meaning_changed")})
+    ann = decisions_file(
+        tmp_path / "ann.json", perturbed, "ann", {"a1": ("accepted", None), "b1": ("rejected", "meaning_changed")}
+    )
     print_eval_result(run(tmp_path / "reviewed", clean, perturbed, fake_factory, (ann,)))
     assert "perturbed set: reviewed by ann: 1 accepted, 1 rejected, 1 not reviewed" in capsys.readouterr().err
 
@@ -124,8 +159,22 @@ def test_the_eval_command_takes_decisions_files(tmp_path, squad_files, monkeypat
         calls["decisions"] = config.decisions
 
     monkeypatch.setattr("robustqa.evaluation.run.run_evaluation", fake_run_evaluation)
-    result = CliRunner().invoke(cli, ["eval", MODEL, "--clean", str(clean), "--perturbed", str(perturbed), "--output-dir", str(tmp_path / "r"),
-                                      "--validated", str(ann), "--quiet"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "eval",
+            MODEL,
+            "--clean",
+            str(clean),
+            "--perturbed",
+            str(perturbed),
+            "--output-dir",
+            str(tmp_path / "r"),
+            "--validated",
+            str(ann),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert calls["decisions"] == (ann,)
 
@@ -135,7 +184,12 @@ def test_nothing_accepted_gives_no_reviewed_valid_row_but_a_line_saying_so(tmp_p
     from robustqa.reporting.tables import REVIEWED_VALID, model_rows
 
     clean, perturbed = squad_files
-    ann = decisions_file(tmp_path / "ann.json", perturbed, "ann", {"a1": ("rejected", "meaning_changed"), "b1": ("rejected", "ungrammatical")})
+    ann = decisions_file(
+        tmp_path / "ann.json",
+        perturbed,
+        "ann",
+        {"a1": ("rejected", "meaning_changed"), "b1": ("rejected", "ungrammatical")},
+    )
     result = run(tmp_path, clean, perturbed, fake_factory, (ann,))
     assert result.report["models"][0]["valid"]["changed"] == 0
     runs = [load_run(tmp_path / "run")]
@@ -143,5 +197,9 @@ def test_nothing_accepted_gives_no_reviewed_valid_row_but_a_line_saying_so(tmp_p
     table = render_markdown(runs)
     assert "reviewed-valid" not in table.split("\n\n")[2]  # the table itself
     assert "accepted none of the changed questions, so there is no reviewed-valid row" in table
-    labels = [text.get_text() for axis in headline_figure(model_rows(runs)).axes for text in axis.get_yticklabels() + axis.get_xticklabels()]
+    labels = [
+        text.get_text()
+        for axis in headline_figure(model_rows(runs)).axes
+        for text in axis.get_yticklabels() + axis.get_xticklabels()
+    ]
     assert not any("reviewed-valid" in label for label in labels)

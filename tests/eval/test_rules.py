@@ -39,7 +39,13 @@ def test_a_file_without_unanswerable_questions_is_scored_with_the_v1_rules(tmp_p
     report = result.report
     assert report["rules"] == "1.1" and report["settings"]["rules"] == "auto"
     signature = Signature.parse(report["signature"])
-    assert [key for key, _ in signature.items][:5] == ["clean", "perturbed", "recipe", "rules", "models"] and signature.get("rules") == "1.1"
+    assert [key for key, _ in signature.items][:5] == [
+        "clean",
+        "perturbed",
+        "recipe",
+        "rules",
+        "models",
+    ] and signature.get("rules") == "1.1"
     entry = report["models"][0]
     assert set(entry["clean"]) == {"exact", "f1", "total"} and set(entry["perturbed"]) == {"exact", "f1", "total"}
     # the fake model abstains on a1's perturbed question ("nation"): v1.1 scores its best span instead
@@ -60,7 +66,9 @@ def test_the_option_overrides_the_detection(tmp_path, v1_files, fake_factory):
     assert result.report["rules"] == "2.0" and "rules:" not in result.report["signature"]
     assert "HasAns_exact" in result.report["models"][0]["clean"]
     v2_clean = write_json(tmp_path / "v2.json", clean_document())
-    with pytest.raises(InputError, match=r"the clean file has 2 unanswerable questions, which SQuAD v1.1 rules cannot score") as error:
+    with pytest.raises(
+        InputError, match=r"the clean file has 2 unanswerable questions, which SQuAD v1.1 rules cannot score"
+    ) as error:
         run_evaluation([MODEL], config(tmp_path / "x", v2_clean, None, rules="1.1"), runner_factory=fake_factory)
     assert error.value.where == "article 'Normans', question a3" and error.value.setting == "rules"
 
@@ -75,16 +83,34 @@ def test_a_limit_never_changes_the_rules(tmp_path, fake_factory):
 @pytest.mark.parametrize("v1_side", ["clean", "perturbed"])
 def test_mixed_files_are_refused_in_one_line_before_any_model_loads(tmp_path, v1_side):
     files = {
-        "clean": write_json(tmp_path / "clean.json", answerable_only(clean_document()) if v1_side == "clean" else clean_document()),
-        "perturbed": write_json(tmp_path / "perturbed.json", answerable_only(perturbed_document()) if v1_side == "perturbed" else perturbed_document()),
+        "clean": write_json(
+            tmp_path / "clean.json", answerable_only(clean_document()) if v1_side == "clean" else clean_document()
+        ),
+        "perturbed": write_json(
+            tmp_path / "perturbed.json",
+            answerable_only(perturbed_document()) if v1_side == "perturbed" else perturbed_document(),
+        ),
     }
-    args = ["eval", MODEL, "--clean", str(files["clean"]), "--perturbed", str(files["perturbed"]), "--output-dir", str(tmp_path / "run"), "--quiet"]
+    args = [
+        "eval",
+        MODEL,
+        "--clean",
+        str(files["clean"]),
+        "--perturbed",
+        str(files["perturbed"]),
+        "--output-dir",
+        str(tmp_path / "run"),
+        "--quiet",
+    ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("robustqa: error: ")
     v2_side = "perturbed" if v1_side == "clean" else "clean"
-    assert f"the {v2_side} file has 2 unanswerable questions (SQuAD 2.0) but the {v1_side} file has none (SQuAD v1.1)" in lines[0]
+    assert (
+        f"the {v2_side} file has 2 unanswerable questions (SQuAD 2.0) but the {v1_side} file has none (SQuAD v1.1)"
+        in lines[0]
+    )
     assert "--rules v2.0" in lines[0] and not (tmp_path / "run").exists()
 
 

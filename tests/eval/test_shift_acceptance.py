@@ -49,12 +49,17 @@ def _questions(path: str | Path) -> list[dict]:
 def _v1_scores(path: str | Path, predictions: dict[str, str]) -> dict[str, tuple[float, float]]:
     """evaluate-v1.1.py per question: the best EM and F1 over the gold answers."""
     return {
-        qa["id"]: (max(_exact(predictions[qa["id"]], a["text"]) for a in qa["answers"]), max(_f1(predictions[qa["id"]], a["text"]) for a in qa["answers"]))
+        qa["id"]: (
+            max(_exact(predictions[qa["id"]], a["text"]) for a in qa["answers"]),
+            max(_f1(predictions[qa["id"]], a["text"]) for a in qa["answers"]),
+        )
         for qa in _questions(path)
     }
 
 
-def _adversarial(originals: list[dict], copies: list[dict], scores: dict[str, tuple[float, float]]) -> tuple[float, float, int]:
+def _adversarial(
+    originals: list[dict], copies: list[dict], scores: dict[str, tuple[float, float]]
+) -> tuple[float, float, int]:
     """evaluate-adversarial.py: every original is scored by its adversary, the first copy (in file order)
     with the lowest F1, by itself when it has no copy; an original's id is its copy's id up to the first '-'."""
     adversary: dict[str, str] = {qa["id"]: qa["id"] for qa in originals}
@@ -64,7 +69,11 @@ def _adversarial(originals: list[dict], copies: list[dict], scores: dict[str, tu
             adversary[original] = qa["id"]
     n = len(adversary)
     with_copy = sum(1 for original, chosen in adversary.items() if chosen != original)
-    return 100 * sum(scores[a][0] for a in adversary.values()) / n, 100 * sum(scores[a][1] for a in adversary.values()) / n, with_copy
+    return (
+        100 * sum(scores[a][0] for a in adversary.values()) / n,
+        100 * sum(scores[a][1] for a in adversary.values()) / n,
+        with_copy,
+    )
 
 
 # ---------------------------------------------------------------- the run
@@ -82,18 +91,28 @@ def _files(run: Path, entry: dict, name: str) -> dict:
 def test_v1_rules_and_the_worst_copy_protocol_equal_the_authors_rules(addsent_run: Path, report: dict):
     (entry,) = report["models"]
     assert report["rules"] == "1.1" and "|rules:1.1|" in report["signature"] and report["shift"] == "addsent@1"
-    clean_predictions, copy_predictions = _files(addsent_run, entry, "clean_predictions"), _files(addsent_run, entry, "perturbed_predictions")
+    clean_predictions, copy_predictions = (
+        _files(addsent_run, entry, "clean_predictions"),
+        _files(addsent_run, entry, "perturbed_predictions"),
+    )
     assert all(clean_predictions.values()) and all(copy_predictions.values())  # v1.1: the model always answers
     originals, copies = _questions(report["clean_file"]), _questions(report["perturbed_file"])
-    scores = {**_v1_scores(report["clean_file"], clean_predictions), **_v1_scores(report["perturbed_file"], copy_predictions)}
+    scores = {
+        **_v1_scores(report["clean_file"], clean_predictions),
+        **_v1_scores(report["perturbed_file"], copy_predictions),
+    }
     for role, questions in (("clean", originals), ("perturbed", copies)):
         expected_em = 100 * sum(scores[qa["id"]][0] for qa in questions) / len(questions)
         expected_f1 = 100 * sum(scores[qa["id"]][1] for qa in questions) / len(questions)
-        assert entry[role]["exact"] == pytest.approx(expected_em, abs=1e-9) and entry[role]["f1"] == pytest.approx(expected_f1, abs=1e-9)
+        assert entry[role]["exact"] == pytest.approx(expected_em, abs=1e-9) and entry[role]["f1"] == pytest.approx(
+            expected_f1, abs=1e-9
+        )
         assert entry[role]["total"] == len(questions)
     adversarial_em, adversarial_f1, with_copy = _adversarial(originals, copies, scores)
     worst = entry["worst_copy"]
-    assert worst["exact"] == pytest.approx(adversarial_em, abs=1e-9) and worst["f1"] == pytest.approx(adversarial_f1, abs=1e-9)
+    assert worst["exact"] == pytest.approx(adversarial_em, abs=1e-9) and worst["f1"] == pytest.approx(
+        adversarial_f1, abs=1e-9
+    )
     assert (worst["questions"], worst["with_copies"]) == (len(originals), with_copy)
     for key in ("exact", "f1"):
         assert worst["drop"][key] == pytest.approx(worst[key] - entry["clean"][key], abs=1e-9)
@@ -111,8 +130,12 @@ def test_cost_figures_were_measured_in_the_run(addsent_run: Path, report: dict, 
     cost = entry["cost"]
     model = AutoModelForQuestionAnswering.from_pretrained(shared_model_path)
     assert cost["parameters"] == sum(p.numel() for p in model.parameters())
-    assert (cost["device"], cost["precision"], cost["processes"]) == ("cpu", "fp32", 1) and "threads" in cost["device_name"]
-    assert cost["questions"] == entry["coverage"]["clean_questions"] + entry["coverage"]["changed"]  # every copy changed its context
+    assert (cost["device"], cost["precision"], cost["processes"]) == ("cpu", "fp32", 1) and "threads" in cost[
+        "device_name"
+    ]
+    assert (
+        cost["questions"] == entry["coverage"]["clean_questions"] + entry["coverage"]["changed"]
+    )  # every copy changed its context
     assert cost["windows"] >= cost["questions"] and 0 < cost["forward_seconds"] <= cost["predict_seconds"]
     assert cost["windows_per_second"] == pytest.approx(cost["windows"] / cost["forward_seconds"])
     assert cost["ms_per_question"] == pytest.approx(1000 * cost["predict_seconds"] / cost["questions"])
@@ -133,7 +156,13 @@ def test_evaluate_module_matches_report_json_under_v1_rules(addsent_run: Path, r
     def references(path: str, paired: bool) -> list[dict]:
         refs = []
         for qa in _questions(path):
-            ref = {"id": qa["id"], "answers": {"text": [a["text"] for a in qa["answers"]], "answer_start": [a["answer_start"] for a in qa["answers"]]}}
+            ref = {
+                "id": qa["id"],
+                "answers": {
+                    "text": [a["text"] for a in qa["answers"]],
+                    "answer_start": [a["answer_start"] for a in qa["answers"]],
+                },
+            }
             if paired:
                 ref["source_id"] = qa["source_id"]
             refs.append(ref)
@@ -144,12 +173,19 @@ def test_evaluate_module_matches_report_json_under_v1_rules(addsent_run: Path, r
 
     settings = report["settings"]
     got = evaluate.load(metric_path(), "squad").compute(
-        predictions=predictions("clean_predictions"), references=references(report["clean_file"], False),
-        perturbed_predictions=predictions("perturbed_predictions"), perturbed_references=references(report["perturbed_file"], True),
-        bootstrap=settings["bootstrap"], seed=settings["seed"],
+        predictions=predictions("clean_predictions"),
+        references=references(report["clean_file"], False),
+        perturbed_predictions=predictions("perturbed_predictions"),
+        perturbed_references=references(report["perturbed_file"], True),
+        bootstrap=settings["bootstrap"],
+        seed=settings["seed"],
     )
     for role, result in (("clean", got), ("perturbed", got["perturbed"])):
-        assert (result["exact_match"], result["f1"], result["total"]) == (entry[role]["exact"], entry[role]["f1"], entry[role]["total"])
+        assert (result["exact_match"], result["f1"], result["total"]) == (
+            entry[role]["exact"],
+            entry[role]["f1"],
+            entry[role]["total"],
+        )
     assert got["drop"] == entry["drop"] and got["worst_copy"] == entry["worst_copy"] and got["flips"] == entry["flips"]
 
 
@@ -162,8 +198,11 @@ def test_report_shows_qads_and_addsent_in_one_table_and_one_chart(real_run: Path
     from robustqa.runs import load_run
 
     out = tmp_path / "shifts.md"
-    result = CliRunner().invoke(cli, ["report", str(real_run), str(addsent_run), "--output", str(out), "--cost-chart", str(tmp_path / "cost.png")],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["report", str(real_run), str(addsent_run), "--output", str(out), "--cost-chart", str(tmp_path / "cost.png")],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     lines = out.read_text().splitlines()
 
@@ -189,7 +228,9 @@ def test_report_shows_qads_and_addsent_in_one_table_and_one_chart(real_run: Path
     assert len(bars.lines[2][0].get_segments()) == 3  # the interval of every difference
 
 
-def test_a_rerun_takes_everything_from_the_cache_and_says_so(addsent_run: Path, report: dict, shared_model_path: Path, tmp_path: Path):
+def test_a_rerun_takes_everything_from_the_cache_and_says_so(
+    addsent_run: Path, report: dict, shared_model_path: Path, tmp_path: Path
+):
     import shutil
 
     from click.testing import CliRunner
@@ -198,7 +239,17 @@ def test_a_rerun_takes_everything_from_the_cache_and_says_so(addsent_run: Path, 
 
     again = tmp_path / "again"
     shutil.copytree(addsent_run, again)
-    args = ["eval", str(shared_model_path), "--clean", report["clean_file"], "--perturbed", report["perturbed_file"], "--output-dir", str(again), "--quiet"]
+    args = [
+        "eval",
+        str(shared_model_path),
+        "--clean",
+        report["clean_file"],
+        "--perturbed",
+        report["perturbed_file"],
+        "--output-dir",
+        str(again),
+        "--quiet",
+    ]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "every prediction came from the cache, so nothing was timed" in result.stderr

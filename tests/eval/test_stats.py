@@ -10,8 +10,16 @@ from robustqa.stats import Pair, bootstrap_intervals, compute_drop, flip_counts,
 
 
 def pair(pid, source, clean, perturbed, *, changed=True, has_answer=True, clean_f1=None, perturbed_f1=None):
-    return Pair(pid, source, changed, has_answer, clean, clean if clean_f1 is None else clean_f1, perturbed,
-                perturbed if perturbed_f1 is None else perturbed_f1)
+    return Pair(
+        pid,
+        source,
+        changed,
+        has_answer,
+        clean,
+        clean if clean_f1 is None else clean_f1,
+        perturbed,
+        perturbed if perturbed_f1 is None else perturbed_f1,
+    )
 
 
 def random_pairs(n: int, seed: int = 0) -> list[Pair]:
@@ -59,7 +67,12 @@ def test_drop_values_by_hand():
     assert drop["changed"]["NoAns_questions"] == 2 and drop["changed"]["NoAns_exact"] == pytest.approx(0.0)
     assert drop["HasAns_exact_ci"] == [-100.0, 0.0] or drop["HasAns_exact_ci"][0] <= -50.0 <= drop["HasAns_exact_ci"][1]
     assert "worst_case" not in drop
-    assert flip_counts(pairs) == {"right_to_wrong": 2, "wrong_to_right": 1, "changed_right_to_wrong": 2, "changed_wrong_to_right": 1}
+    assert flip_counts(pairs) == {
+        "right_to_wrong": 2,
+        "wrong_to_right": 1,
+        "changed_right_to_wrong": 2,
+        "changed_wrong_to_right": 1,
+    }
 
 
 def test_a_constant_difference_has_a_degenerate_interval():
@@ -102,7 +115,11 @@ def test_matching_by_source_id_else_by_id():
     ]
     assert match_to_clean(perturbed, clean_ids) == {"q1-v1": "q1", "q1-v2": "q1", "q2": "q2"}
     with pytest.raises(InputError, match=r"perturbed question zz \(and 1 more\) matches no question of the clean file"):
-        match_to_clean([SimpleNamespace(id="zz", source_id=None), SimpleNamespace(id="q9", source_id="q9")], clean_ids, path="p.json")
+        match_to_clean(
+            [SimpleNamespace(id="zz", source_id=None), SimpleNamespace(id="q9", source_id="q9")],
+            clean_ids,
+            path="p.json",
+        )
 
 
 def test_worst_copy_takes_the_lowest_f1_copy_with_its_own_em_and_the_first_of_ties():
@@ -137,7 +154,18 @@ def test_worst_copy_is_left_out_where_it_equals_the_plain_pairing():
     pairs = [pair("a", "a", 1, 0), pair("b", "b", 1, 1)]
     scores = {"a": 1.0, "b": 1.0}
     assert worst_copy(pairs, ["a", "b"], dict.fromkeys("ab", True), scores, scores, resamples=10, seed=1) is None
-    assert worst_copy(pairs, ["a", "b", "c"], dict.fromkeys("abc", True), {**scores, "c": 0.0}, {**scores, "c": 0.0}, resamples=10, seed=1) is not None
+    assert (
+        worst_copy(
+            pairs,
+            ["a", "b", "c"],
+            dict.fromkeys("abc", True),
+            {**scores, "c": 0.0},
+            {**scores, "c": 0.0},
+            resamples=10,
+            seed=1,
+        )
+        is not None
+    )
 
 
 def test_unpaired_and_own_intervals():

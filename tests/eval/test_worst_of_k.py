@@ -23,7 +23,11 @@ MODEL = "owner/fake-model"
 
 # source id -> its variants; the fake runner answers wrongly when a question holds "nation", "amended" or "devised"
 VARIANTS = {
-    "a1": ["In what nation is Normandy located?", "In what land is Normandy located?", "In what state is Normandy located?"],
+    "a1": [
+        "In what nation is Normandy located?",
+        "In what land is Normandy located?",
+        "In what state is Normandy located?",
+    ],
     "a4": ["What is Normandy, in short?", "What region is Normandy?"],
     "b1": ["Who amended the steam engine?", "Who bettered the steam engine?"],
     "b2": ["When did Watt better it?"],
@@ -72,7 +76,10 @@ def _scores(document: dict, predictions: dict[str, str]) -> dict[str, tuple[floa
             for qa in paragraph["qas"]:
                 golds = [a["text"] for a in qa["answers"] if _normalize(a["text"])] or [""]
                 prediction = predictions[qa["id"]]
-                out[qa["id"]] = (max(float(_normalize(prediction) == _normalize(g)) for g in golds), max(_f1(prediction, g) for g in golds))
+                out[qa["id"]] = (
+                    max(float(_normalize(prediction) == _normalize(g)) for g in golds),
+                    max(_f1(prediction, g) for g in golds),
+                )
     return out
 
 
@@ -111,7 +118,9 @@ def test_worst_and_mean_of_k_match_a_recomputation_from_the_prediction_files(run
         assert part["questions"] == n
         assert part["clean"]["exact"] == pytest.approx(clean_em) and part["clean"]["f1"] == pytest.approx(clean_f1)
         assert part["perturbed"]["exact"] == pytest.approx(em) and part["perturbed"]["f1"] == pytest.approx(f1)
-        assert part["drop"]["exact"] == pytest.approx(em - clean_em) and part["drop"]["f1"] == pytest.approx(f1 - clean_f1)
+        assert part["drop"]["exact"] == pytest.approx(em - clean_em) and part["drop"]["f1"] == pytest.approx(
+            f1 - clean_f1
+        )
         low, high = part["drop"]["f1_ci"]
         assert low <= part["drop"]["f1"] <= high
     # the fake model misses a1-v1, b1-v1 and b3-v1: three questions lost at worst, a third of each on average
@@ -134,13 +143,18 @@ def test_a_folder_holding_a_different_run_is_refused_unless_overwritten(run, fak
     tmp_path, clean, perturbed, config = run
     again = run_evaluation([MODEL], config, runner_factory=fake_factory)  # the same run resumes
     assert again is not None
-    other = write_json(tmp_path / "other.json", {**variants_document(), "signature": "recipe:qads@1.1|variants:2|seed:14|robustqa:0.1.0"})
+    other = write_json(
+        tmp_path / "other.json",
+        {**variants_document(), "signature": "recipe:qads@1.1|variants:2|seed:14|robustqa:0.1.0"},
+    )
     different = EvalConfig(clean, other, tmp_path / "run", InferenceSettings(), bootstrap=300, progress=False)
     with pytest.raises(OutputError, match="holds a different run") as caught:
         run_evaluation([MODEL], different, runner_factory=fake_factory)
     assert "perturbed" in str(caught.value) and caught.value.setting == "overwrite"
     before = (tmp_path / "run" / "report.json").read_text()
     assert json.loads(before)["perturbed_file"].endswith("variants.json")  # nothing was written
-    replaced = EvalConfig(clean, other, tmp_path / "run", InferenceSettings(), bootstrap=300, progress=False, overwrite=True)
+    replaced = EvalConfig(
+        clean, other, tmp_path / "run", InferenceSettings(), bootstrap=300, progress=False, overwrite=True
+    )
     run_evaluation([MODEL], replaced, runner_factory=fake_factory)
     assert json.loads((tmp_path / "run" / "report.json").read_text())["perturbed_file"].endswith("other.json")

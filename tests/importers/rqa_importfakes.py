@@ -11,11 +11,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 
 CONTEXT_A = "Normandy is a region in France. The Normans gave their name to it in the 10th century."
 CONTEXT_B = "The steam engine uses steam pressure to do work. James Watt improved it in 1781."
-DISTRACTORS = ["Paris is a region in Spain.", "Jeff Dean improved the jet engine in 1999.", "Rollo named Belgium in 1066."]
+DISTRACTORS = [
+    "Paris is a region in Spain.",
+    "Jeff Dean improved the jet engine in 1999.",
+    "Rollo named Belgium in 1066.",
+]
 
 
 def qa(qid: str, question: str, answer: str, context: str, **extra: Any) -> dict[str, Any]:
-    return {"id": qid, "question": question, "answers": [{"text": answer, "answer_start": context.index(answer)}], **extra}
+    return {
+        "id": qid,
+        "question": question,
+        "answers": [{"text": answer, "answer_start": context.index(answer)}],
+        **extra,
+    }
 
 
 def originals() -> list[tuple[str, str, str, str, str]]:
@@ -37,10 +46,15 @@ def adversarial_document(copies: dict[str, int], *, copies_first: bool = False) 
         adversarial = []
         for k in range(copies.get(qid, 0)):
             new_context = f"{context} {DISTRACTORS[k % len(DISTRACTORS)]}"
-            adversarial.append({"context": new_context, "qas": [qa(f"{qid}-high-conf-turk{k}", question, answer, new_context)]})
+            adversarial.append(
+                {"context": new_context, "qas": [qa(f"{qid}-high-conf-turk{k}", question, answer, new_context)]}
+            )
         paragraphs = articles.setdefault(title, [])
         paragraphs.extend(adversarial + [original] if copies_first else [original] + adversarial)
-    return {"version": "1.1", "data": [{"title": title, "paragraphs": paragraphs} for title, paragraphs in articles.items()]}
+    return {
+        "version": "1.1",
+        "data": [{"title": title, "paragraphs": paragraphs} for title, paragraphs in articles.items()],
+    }
 
 
 def plain_document() -> dict[str, Any]:

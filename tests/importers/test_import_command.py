@@ -69,8 +69,12 @@ def test_pairing_depends_on_ids_only_not_on_names_order_or_size(tmp_path: Path):
     assert result.exit_code == 0, result.output
     perturbed = _questions(tmp_path / "out" / "perturbed.json")
     assert {pid: q["source_id"] for pid, q in perturbed.items()} == {
-        "n1-high-conf-turk0": "n1", "n1-high-conf-turk1": "n1", "n1-high-conf-turk2": "n1",
-        "s1-high-conf-turk0": "s1", "s2-high-conf-turk0": "s2", "s2-high-conf-turk1": "s2",
+        "n1-high-conf-turk0": "n1",
+        "n1-high-conf-turk1": "n1",
+        "n1-high-conf-turk2": "n1",
+        "s1-high-conf-turk0": "s1",
+        "s2-high-conf-turk0": "s2",
+        "s2-high-conf-turk1": "s2",
     }
     assert set(_questions(tmp_path / "out" / "clean.json")) == {"n1", "n2", "s1", "s2"}
 
@@ -84,7 +88,12 @@ def test_full_size_set_reads_like_the_sample(tmp_path: Path):
         paragraphs.append({"context": context, "qas": qas})
         for k in range(min(copies_left, 3 if i < 560 else 2)):
             adversarial = f"{context} Item {i + 1} was made in 1.{k}"
-            paragraphs.append({"context": adversarial, "qas": [qa(f"q{i:04d}-high-conf-turk{k}", qas[0]["question"], str(1000 + i), adversarial)]})
+            paragraphs.append(
+                {
+                    "context": adversarial,
+                    "qas": [qa(f"q{i:04d}-high-conf-turk{k}", qas[0]["question"], str(1000 + i), adversarial)],
+                }
+            )
             copies_left -= 1
     assert copies_left == 0
     source = write(tmp_path / "full.json", {"version": "1.1", "data": [{"title": "T", "paragraphs": paragraphs}]})
@@ -97,7 +106,9 @@ def test_addonesent_takes_one_copy_per_question_and_refuses_addsent(addsent_samp
     source = write(tmp_path / "one.json", adversarial_document({"n1": 1, "s2": 1}))
     assert run("addonesent", str(source), "--output-dir", str(tmp_path / "ok")).exit_code == 0
     assert json.loads((tmp_path / "ok" / "perturbed.json").read_text())["source"]["name"] == "addonesent"
-    result = CliRunner().invoke(cli, ["import", "addonesent", str(addsent_sample), "--output-dir", str(tmp_path / "bad")])
+    result = CliRunner().invoke(
+        cli, ["import", "addonesent", str(addsent_sample), "--output-dir", str(tmp_path / "bad")]
+    )
     assert result.exit_code == 2
     assert "adversarial copies" in result.output and "AddOneSent has at most 1 per question" in result.output
     assert "question 5730982f396df919000961e2" in result.output and not (tmp_path / "bad").exists()
@@ -120,7 +131,9 @@ def test_clean_only_import_refuses_a_folder_with_a_perturbed_file(tmp_path: Path
     out = tmp_path / "out"
     out.mkdir()
     (out / "perturbed.json").write_text("{}")
-    result = CliRunner().invoke(cli, ["import", "squad-shifts", str(write(tmp_path / "in.json", plain_document())), "--output-dir", str(out)])
+    result = CliRunner().invoke(
+        cli, ["import", "squad-shifts", str(write(tmp_path / "in.json", plain_document())), "--output-dir", str(out)]
+    )
     assert result.exit_code == 5 and "clean-only set" in result.output
     assert sorted(p.name for p in out.iterdir()) == ["perturbed.json"]
 
@@ -130,10 +143,22 @@ def test_adversarial_qa_through_datasets(monkeypatch, tmp_path: Path):
     import datasets
 
     rows = [
-        {"id": "x1", "title": "Normans", "context": CONTEXT_A, "question": "Where is Normandy?",
-         "answers": {"text": ["France"], "answer_start": [CONTEXT_A.index("France")]}, "metadata": {"split": "validation"}},
-        {"id": "x2", "title": "Normans", "context": CONTEXT_A, "question": "Who named it?",
-         "answers": {"text": ["The Normans"], "answer_start": [CONTEXT_A.index("The Normans")]}, "metadata": {"split": "validation"}},
+        {
+            "id": "x1",
+            "title": "Normans",
+            "context": CONTEXT_A,
+            "question": "Where is Normandy?",
+            "answers": {"text": ["France"], "answer_start": [CONTEXT_A.index("France")]},
+            "metadata": {"split": "validation"},
+        },
+        {
+            "id": "x2",
+            "title": "Normans",
+            "context": CONTEXT_A,
+            "question": "Who named it?",
+            "answers": {"text": ["The Normans"], "answer_start": [CONTEXT_A.index("The Normans")]},
+            "metadata": {"split": "validation"},
+        },
     ]
     calls = []
     monkeypatch.setattr(datasets, "load_dataset", lambda *args, **kwargs: calls.append((args, kwargs)) or rows)
@@ -156,9 +181,13 @@ def test_adversarial_qa_offline_is_one_line(monkeypatch, tmp_path: Path):
         raise ConnectionError("Couldn't reach the Hugging Face Hub")
 
     monkeypatch.setattr(datasets, "load_dataset", offline)
-    result = CliRunner().invoke(cli, ["import", "adversarial-qa", "adversarialQA", "--output-dir", str(tmp_path / "out")])
+    result = CliRunner().invoke(
+        cli, ["import", "adversarial-qa", "adversarialQA", "--output-dir", str(tmp_path / "out")]
+    )
     assert result.exit_code == 2
-    assert result.output.startswith("robustqa: error: UCLNLP/adversarial_qa:adversarialQA:validation: cannot load it through `datasets`")
+    assert result.output.startswith(
+        "robustqa: error: UCLNLP/adversarial_qa:adversarialQA:validation: cannot load it through `datasets`"
+    )
     assert "give the released SQuAD-style JSON file" in result.output and len(result.output.strip().splitlines()) == 1
 
 
@@ -179,26 +208,52 @@ BAD_INPUTS = [
     ("addsent", plain_document(), "no adversarial copy: no question id has the form <original id>-<suffix>"),
     ("squad-shifts", adversarial_document({"n1": 1}), "question n1-high-conf-turk0 is a copy of question n1"),
     ("adversarial-qa", adversarial_document({"s1": 2}), "is a copy of question s1"),
-    ("addsent", _with(adversarial_document({"n1": 1}), lambda d: d["data"][0]["paragraphs"][0]["qas"].pop()),
-     "article 'Normans', question n1-high-conf-turk0: the id has the form <original id>-<suffix> of an adversarial copy, but no question with id n1"),
-    ("addsent", _with(adversarial_document({"n1": 1}), lambda d: d["data"][0]["paragraphs"][0]["qas"][0].update(answers=[])),
-     "article 'Normans', question n1: question has no answer, but every AddSent question has one"),
-    ("squad-shifts", _with(plain_document(), lambda d: d["data"][1]["paragraphs"][0]["qas"][0]["answers"][0].update(answer_start=3)),
-     "article 'Steam', question s1: answers[0] 'James Watt' is not at answer_start 3 of its context"),
-    ("addsent", _with(adversarial_document({"n1": 1}), lambda d: d["data"][1]["paragraphs"][0]["qas"][0].update(id="n2")),
-     "question id n2 appears twice"),
-    ("addsent", _with(adversarial_document({"n1": 1}), lambda d: _first_copy(d).update(question="Where is France?")),
-     "question n1-high-conf-turk0: adversarial copy of question n1: its question differs from its original's"),
-    ("addsent", _with(adversarial_document({"n1": 1}), lambda d: _first_copy(d).update(answers=[{"text": "Normandy", "answer_start": 0}])),
-     "its answers differ from its original's"),
-    ("addsent", _with(adversarial_document({"n1": 1}), lambda d: _copy_paragraph(d).update(context=CONTEXT_A)),
-     "its context equals its original's (no sentence was added)"),
+    (
+        "addsent",
+        _with(adversarial_document({"n1": 1}), lambda d: d["data"][0]["paragraphs"][0]["qas"].pop()),
+        "article 'Normans', question n1-high-conf-turk0: the id has the form <original id>-<suffix> of an adversarial copy, but no question with id n1",
+    ),
+    (
+        "addsent",
+        _with(adversarial_document({"n1": 1}), lambda d: d["data"][0]["paragraphs"][0]["qas"][0].update(answers=[])),
+        "article 'Normans', question n1: question has no answer, but every AddSent question has one",
+    ),
+    (
+        "squad-shifts",
+        _with(plain_document(), lambda d: d["data"][1]["paragraphs"][0]["qas"][0]["answers"][0].update(answer_start=3)),
+        "article 'Steam', question s1: answers[0] 'James Watt' is not at answer_start 3 of its context",
+    ),
+    (
+        "addsent",
+        _with(adversarial_document({"n1": 1}), lambda d: d["data"][1]["paragraphs"][0]["qas"][0].update(id="n2")),
+        "question id n2 appears twice",
+    ),
+    (
+        "addsent",
+        _with(adversarial_document({"n1": 1}), lambda d: _first_copy(d).update(question="Where is France?")),
+        "question n1-high-conf-turk0: adversarial copy of question n1: its question differs from its original's",
+    ),
+    (
+        "addsent",
+        _with(
+            adversarial_document({"n1": 1}),
+            lambda d: _first_copy(d).update(answers=[{"text": "Normandy", "answer_start": 0}]),
+        ),
+        "its answers differ from its original's",
+    ),
+    (
+        "addsent",
+        _with(adversarial_document({"n1": 1}), lambda d: _copy_paragraph(d).update(context=CONTEXT_A)),
+        "its context equals its original's (no sentence was added)",
+    ),
     ("addsent", "{not json", "not valid JSON"),
     ("squad-shifts", {"version": "1.1"}, "not a SQuAD file: no top-level 'data' list"),
 ]
 
 
-@pytest.mark.parametrize(("name", "document", "message"), BAD_INPUTS, ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(BAD_INPUTS)])
+@pytest.mark.parametrize(
+    ("name", "document", "message"), BAD_INPUTS, ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(BAD_INPUTS)]
+)
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, name: str, document, message: str):
     source = write(tmp_path / "input.json", document)
     out = tmp_path / "out"
@@ -211,12 +266,17 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, name: str, doc
 
 
 def test_missing_file_unknown_format_and_bad_output_folder(tmp_path: Path):
-    result = CliRunner().invoke(cli, ["import", "addsent", str(tmp_path / "nope.json"), "--output-dir", str(tmp_path / "o")])
+    result = CliRunner().invoke(
+        cli, ["import", "addsent", str(tmp_path / "nope.json"), "--output-dir", str(tmp_path / "o")]
+    )
     assert result.exit_code == 2 and "nope.json: file not found" in result.output
     result = CliRunner().invoke(cli, ["import", "newsqa", "x.json", "--output-dir", str(tmp_path / "o")])
     assert result.exit_code == 2 and "'newsqa' is not one of" in result.output
     blocker = write(tmp_path / "file", "x")
-    result = CliRunner().invoke(cli, ["import", "squad-shifts", str(write(tmp_path / "in.json", plain_document())), "--output-dir", str(blocker)])
+    result = CliRunner().invoke(
+        cli,
+        ["import", "squad-shifts", str(write(tmp_path / "in.json", plain_document())), "--output-dir", str(blocker)],
+    )
     assert result.exit_code != 0 and not (tmp_path / "o").exists()
 
 
@@ -234,15 +294,36 @@ def test_imported_addsent_runs_through_eval_with_a_tiny_albert(addsent_sample: P
     model = build_tiny_model(tmp_path / "albert", "albert")
     assert run("addsent", str(addsent_sample), "--output-dir", str(tmp_path / "in")).exit_code == 0
     first = list(_questions(tmp_path / "in" / "clean.json"))[:12]
-    copies = {pid: q["source_id"] for pid, q in _questions(tmp_path / "in" / "perturbed.json").items() if q["source_id"] in first}
-    args = ["eval", str(model), "--clean", str(tmp_path / "in" / "clean.json"), "--perturbed", str(tmp_path / "in" / "perturbed.json"),
-            "--output-dir", str(tmp_path / "run"), "--quiet", "--bootstrap", "50", "--device", "cpu", "--limit", "12"]
+    copies = {
+        pid: q["source_id"]
+        for pid, q in _questions(tmp_path / "in" / "perturbed.json").items()
+        if q["source_id"] in first
+    }
+    args = [
+        "eval",
+        str(model),
+        "--clean",
+        str(tmp_path / "in" / "clean.json"),
+        "--perturbed",
+        str(tmp_path / "in" / "perturbed.json"),
+        "--output-dir",
+        str(tmp_path / "run"),
+        "--quiet",
+        "--bootstrap",
+        "50",
+        "--device",
+        "cpu",
+        "--limit",
+        "12",
+    ]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     report = json.loads((tmp_path / "run" / "report.json").read_text())
     entry = report["models"][0]
     assert entry["coverage"]["clean_questions"] == 12 and entry["coverage"]["matched"] == len(copies) > 12
-    assert entry["coverage"]["changed"] == len(copies) and entry["drop"]["worst_case"]["questions"] == len(set(copies.values()))
+    assert entry["coverage"]["changed"] == len(copies) and entry["drop"]["worst_case"]["questions"] == len(
+        set(copies.values())
+    )
     assert report["perturbed_signature"].startswith("shift:addsent@1|")
     rows = [json.loads(line) for line in (tmp_path / "run" / "examples.jsonl").read_text().splitlines()]
     assert {row["id"]: row["source_id"] for row in rows} == copies

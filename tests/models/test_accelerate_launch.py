@@ -35,7 +35,17 @@ def _accelerate() -> list[str]:
 
 
 def _eval_args(shared_model_path: Path, squad_heldout_path: Path, out: Path) -> list[str]:
-    return ["eval", str(shared_model_path), "--clean", str(squad_heldout_path), "--output-dir", str(out), "--limit", LIMIT, "--quiet"]
+    return [
+        "eval",
+        str(shared_model_path),
+        "--clean",
+        str(squad_heldout_path),
+        "--output-dir",
+        str(out),
+        "--limit",
+        LIMIT,
+        "--quiet",
+    ]
 
 
 def _files(run_dir: Path) -> list[str]:
@@ -43,20 +53,45 @@ def _files(run_dir: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_two_cpu_processes_under_accelerate_equal_one(squad_heldout_path: Path, shared_model_path: Path, tmp_path: Path, console_script: str) -> None:
+def test_two_cpu_processes_under_accelerate_equal_one(
+    squad_heldout_path: Path, shared_model_path: Path, tmp_path: Path, console_script: str
+) -> None:
     robustqa = console_script
     env = dict(os.environ, HF_HOME=str(tmp_path / "hf-home"))
     for name in ("WORLD_SIZE", "RANK", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT"):
         env.pop(name, None)
 
     one = tmp_path / "one"
-    single = subprocess.run([robustqa, *_eval_args(shared_model_path, squad_heldout_path, one)], capture_output=True, text=True, env=env, timeout=600)
+    single = subprocess.run(
+        [robustqa, *_eval_args(shared_model_path, squad_heldout_path, one)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert single.returncode == 0, single.stderr[-3000:]
 
     two, logs = tmp_path / "two", tmp_path / "logs"
-    launch = _accelerate() + ["--multi_gpu", "--num_machines", "1", "--num_processes", "2", "--mixed_precision", "no",
-                              "--dynamo_backend", "no", "--main_process_port", "0", "--log_dir", str(logs), "--tee", "3",
-                              "--no_python", robustqa, *_eval_args(shared_model_path, squad_heldout_path, two)]
+    launch = _accelerate() + [
+        "--multi_gpu",
+        "--num_machines",
+        "1",
+        "--num_processes",
+        "2",
+        "--mixed_precision",
+        "no",
+        "--dynamo_backend",
+        "no",
+        "--main_process_port",
+        "0",
+        "--log_dir",
+        str(logs),
+        "--tee",
+        "3",
+        "--no_python",
+        robustqa,
+        *_eval_args(shared_model_path, squad_heldout_path, two),
+    ]
     done = subprocess.run(launch, capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
 
@@ -72,7 +107,10 @@ def test_two_cpu_processes_under_accelerate_equal_one(squad_heldout_path: Path, 
     # Two processes ran (one log folder per local rank); only rank 0 printed, and it said "wrote" once.
     rank_logs = {p.parent.name: p.parent for p in logs.rglob("stdout.log")}
     assert sorted(rank_logs) == ["0", "1"]
-    said = {rank: (folder / "stdout.log").read_text() + (folder / "stderr.log").read_text() for rank, folder in rank_logs.items()}
+    said = {
+        rank: (folder / "stdout.log").read_text() + (folder / "stderr.log").read_text()
+        for rank, folder in rank_logs.items()
+    }
     assert said["0"].count("wrote ") == 1 and "wrote " not in said["1"]
     assert done.stdout.count("wrote ") + done.stderr.count("wrote ") == 1
 

@@ -85,5 +85,7 @@ def test_long_question_cut_for_a_unigram_tokenizer_fits_its_window(tiny_models: 
     _, tokenizer, _ = load_model_and_tokenizer(resolve_model(str(tiny_models["albert"])))
     question = 'Who was one man who joined hands and said "Lord of the Church, we are united in Thee...?"'
     context = "The Methodist and Evangelical United Brethren churches joined hands in 1968."
-    windows = build_windows(tokenizer, [QAExample("q", question, context, (), True, "T", "q", question, context)], 64, 32)
+    windows = build_windows(
+        tokenizer, [QAExample("q", question, context, (), True, "T", "q", question, context)], 64, 32
+    )
     assert len(windows) >= 1 and all(len(ids) <= 64 for ids in windows.input_ids)

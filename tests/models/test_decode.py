@@ -38,7 +38,9 @@ def _decode(starts, ends, *, offsets=None, threshold=0.0, n_best=20, max_answer_
     starts, ends = np.stack(starts), np.stack(ends)
     offsets = offsets or [OFFSETS] * len(starts)
     mask = np.stack([o[:, 0] >= 0 for o in offsets])
-    choices = best_spans(starts, ends, mask, np.zeros(len(starts), dtype=np.int64), n_best=n_best, max_answer_length=max_answer_length)
+    choices = best_spans(
+        starts, ends, mask, np.zeros(len(starts), dtype=np.int64), n_best=n_best, max_answer_length=max_answer_length
+    )
     return decode_question(choices, offsets, CONTEXT, null_threshold=threshold)
 
 
@@ -118,7 +120,8 @@ def test_vectorised_equals_brute_force_on_random_logits() -> None:
     for w in range(windows):
         best = max(
             (start[w, i] + end[w, j], i, j)
-            for i in range(length) for j in range(length)
+            for i in range(length)
+            for j in range(length)
             if mask[w, i] and mask[w, j] and 0 <= j - i < 5
         )
         assert choices[w].score == pytest.approx(float(best[0]))

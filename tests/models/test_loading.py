@@ -9,15 +9,28 @@ import pytest
 
 from robustqa.errors import ModelLoadError
 from robustqa.evaluation.inference import InferenceSettings, QAModelRunner
-from robustqa.evaluation.models import MODEL_ALIASES, load_model_and_tokenizer, local_fingerprint, model_slug, resolve_model
+from robustqa.evaluation.models import (
+    MODEL_ALIASES,
+    load_model_and_tokenizer,
+    local_fingerprint,
+    model_slug,
+    resolve_model,
+)
 
 
 def test_aliases_resolve_to_the_public_checkpoints() -> None:
     assert resolve_model("electra-large").model_id == "ahotrod/electra_large_discriminator_squad2_512"
     assert resolve_model("bert-large").model_id == "deepset/bert-large-uncased-whole-word-masking-squad2"
     assert set(MODEL_ALIASES) == {
-        "electra-large", "electra-base", "electra-small", "bert-large", "bert-base", "roberta-base",
-        "albert-xxlarge", "albert-xlarge", "albert-base",
+        "electra-large",
+        "electra-base",
+        "electra-small",
+        "bert-large",
+        "bert-base",
+        "roberta-base",
+        "albert-xxlarge",
+        "albert-xlarge",
+        "albert-base",
     }
     for card in MODEL_ALIASES.values():
         assert 60 < card.reported_exact < card.reported_f1 < 95 and card.source.startswith("https://huggingface.co/")
@@ -34,7 +47,9 @@ def test_unknown_alias_is_a_one_line_error_with_a_suggestion() -> None:
     with pytest.raises(ModelLoadError) as error:
         resolve_model("electra-larg")
     message = str(error.value)
-    assert "unknown model 'electra-larg'" in message and "did you mean 'electra-large'" in message and "\n" not in message
+    assert (
+        "unknown model 'electra-larg'" in message and "did you mean 'electra-large'" in message and "\n" not in message
+    )
 
 
 def test_missing_folder_is_a_one_line_error(tmp_path: Path) -> None:
@@ -49,7 +64,9 @@ def test_hub_model_offline_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.raises(ModelLoadError) as error:
         QAModelRunner(resolve_model("robustqa-tests/no-such-model"), InferenceSettings(device="cpu"))
     message = str(error.value)
-    assert message.startswith("model 'robustqa-tests/no-such-model': cannot download it") and "pass the folder" in message
+    assert (
+        message.startswith("model 'robustqa-tests/no-such-model': cannot download it") and "pass the folder" in message
+    )
     assert "\n" not in message
 
 
@@ -121,7 +138,11 @@ def test_bad_settings_are_input_errors() -> None:
     with pytest.raises(InputError, match="device 'tpu'"):
         InferenceSettings(device="tpu")
     assert InferenceSettings().signature_fields() == {
-        "max_seq_length": 384, "doc_stride": 128, "n_best": 20, "max_answer_length": 30, "null_threshold": 0.0,
+        "max_seq_length": 384,
+        "doc_stride": 128,
+        "n_best": 20,
+        "max_answer_length": 30,
+        "null_threshold": 0.0,
     }
 
 

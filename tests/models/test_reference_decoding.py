@@ -22,7 +22,9 @@ def one_torch_thread():  # overrides the package-wide one: the real model wants 
     yield
 
 
-def _run_qa_predictions(model_dir: Path, squad_file: Path, *, n_best: int = 20, max_answer_length: int = 30) -> dict[str, str]:
+def _run_qa_predictions(
+    model_dir: Path, squad_file: Path, *, n_best: int = 20, max_answer_length: int = 30
+) -> dict[str, str]:
     import torch
     from transformers import AutoModelForQuestionAnswering, AutoTokenizer
 
@@ -38,11 +40,22 @@ def _run_qa_predictions(model_dir: Path, squad_file: Path, *, n_best: int = 20, 
     for first in range(0, len(rows), 32):
         chunk = rows[first : first + 32]
         features = tokenizer(
-            [r[1] for r in chunk], [r[2] for r in chunk], truncation="only_second", max_length=384, stride=128,
-            return_overflowing_tokens=True, return_offsets_mapping=True, padding="longest", return_tensors="pt",
+            [r[1] for r in chunk],
+            [r[2] for r in chunk],
+            truncation="only_second",
+            max_length=384,
+            stride=128,
+            return_overflowing_tokens=True,
+            return_offsets_mapping=True,
+            padding="longest",
+            return_tensors="pt",
         )
         with torch.no_grad():
-            out = model(input_ids=features["input_ids"], attention_mask=features["attention_mask"], token_type_ids=features["token_type_ids"])
+            out = model(
+                input_ids=features["input_ids"],
+                attention_mask=features["attention_mask"],
+                token_type_ids=features["token_type_ids"],
+            )
         starts, ends = out.start_logits.numpy(), out.end_logits.numpy()
         by_example: dict[int, list[int]] = {}
         for f, example in enumerate(features["overflow_to_sample_mapping"].tolist()):
@@ -70,7 +83,9 @@ def _run_qa_predictions(model_dir: Path, squad_file: Path, *, n_best: int = 20, 
     return predictions
 
 
-def test_clean_predictions_match_independent_run_qa_decoding(real_run: Path, squad_heldout_path: Path, shared_model_path: Path) -> None:
+def test_clean_predictions_match_independent_run_qa_decoding(
+    real_run: Path, squad_heldout_path: Path, shared_model_path: Path
+) -> None:
     report = json.loads((real_run / "report.json").read_text())
     ours = json.loads((real_run / report["models"][0]["files"]["clean_predictions"]).read_text())
     reference = _run_qa_predictions(shared_model_path, squad_heldout_path)

@@ -31,12 +31,16 @@ def _example(qid: str, question: str, context: str) -> QAExample:
 EXAMPLES = [
     _example("q1", "Who gave their name to Normandy?", LONG),
     _example("q2", "  When did Watt improve the steam engine?", SHORT),
-    _example("q3", "Who was the leader of the Norse raiders who agreed to swear fealty to the king of West Francia?", LONG),
+    _example(
+        "q3", "Who was the leader of the Norse raiders who agreed to swear fealty to the king of West Francia?", LONG
+    ),
     _example("q4", "What did the engine use?", SHORT),
 ]
 
 
-def _reference(runner: QAModelRunner, examples: list[QAExample], max_answer_length: int) -> dict[str, tuple[str, float, str]]:
+def _reference(
+    runner: QAModelRunner, examples: list[QAExample], max_answer_length: int
+) -> dict[str, tuple[str, float, str]]:
     """(answer under SQuAD 2.0 rules, null odds, best non-null span) per question, brute force."""
     import torch
 
@@ -51,7 +55,9 @@ def _reference(runner: QAModelRunner, examples: list[QAExample], max_answer_leng
         s, e = out.start_logits[0].numpy(), out.end_logits[0].numpy()
         ctx = np.flatnonzero(windows.offsets[w][:, 0] >= 0)
         best = max((s[i] + e[j], i, j) for i in ctx for j in ctx if 0 <= j - i < max_answer_length)
-        per_question.setdefault(int(windows.example_index[w]), []).append((float(s[0] + e[0]), float(best[0]), best[1], best[2], w))
+        per_question.setdefault(int(windows.example_index[w]), []).append(
+            (float(s[0] + e[0]), float(best[0]), best[1], best[2], w)
+        )
     out_map = {}
     for index, rows in per_question.items():
         null = min(r[0] for r in rows)
@@ -127,8 +133,12 @@ def test_bf16_autocast_runs_on_cpu_and_is_keyed_apart_from_fp32(tiny_models: dic
     assert bf16.settings.signature_fields()["precision"] == "bf16"
     exact, rounded = fp32.predict(EXAMPLES), bf16.predict(EXAMPLES)
     assert set(rounded) == set(exact) == {e.id for e in EXAMPLES}
-    assert {k: v.null_odds for k, v in rounded.items()} == pytest.approx({k: v.null_odds for k, v in exact.items()}, abs=0.1)
-    assert {k: v.null_odds for k, v in rounded.items()} != {k: v.null_odds for k, v in exact.items()}  # autocast did run
+    assert {k: v.null_odds for k, v in rounded.items()} == pytest.approx(
+        {k: v.null_odds for k, v in exact.items()}, abs=0.1
+    )
+    assert {k: v.null_odds for k, v in rounded.items()} != {
+        k: v.null_odds for k, v in exact.items()
+    }  # autocast did run
 
 
 def test_empty_input_gives_empty_output(tiny_models: dict[str, Path]) -> None:

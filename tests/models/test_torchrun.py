@@ -23,11 +23,24 @@ def _torchrun() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "torch.distributed.run"]
 
 
-def test_two_cpu_processes_equal_one(real_run: Path, squad_heldout_path: Path, shared_model_path: Path, tmp_path: Path, console_script: str) -> None:
+def test_two_cpu_processes_equal_one(
+    real_run: Path, squad_heldout_path: Path, shared_model_path: Path, tmp_path: Path, console_script: str
+) -> None:
     single = json.loads((real_run / "report.json").read_text())["models"][0]
     out = tmp_path / "torchrun"
-    command = _torchrun() + ["--standalone", "--nproc_per_node", "2", console_script, "eval", str(shared_model_path),
-                             "--clean", str(squad_heldout_path), "--output-dir", str(out), "--quiet"]
+    command = _torchrun() + [
+        "--standalone",
+        "--nproc_per_node",
+        "2",
+        console_script,
+        "eval",
+        str(shared_model_path),
+        "--clean",
+        str(squad_heldout_path),
+        "--output-dir",
+        str(out),
+        "--quiet",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     multi = json.loads((out / "report.json").read_text())["models"][0]

@@ -36,7 +36,12 @@ def _wordpiece(folder: Path, tokenizer_class: str):
         single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
     )
     fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]"
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
     )
     fast.save_pretrained(folder)
     return fast
@@ -52,12 +57,22 @@ def _byte_bpe(folder: Path):
     tok.decoder = decoders.ByteLevel()
     tok.train_from_iterator(
         CORPUS * 3,
-        trainers.BpeTrainer(vocab_size=400, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()),
+        trainers.BpeTrainer(
+            vocab_size=400, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        ),
     )
-    tok.post_processor = processors.RobertaProcessing(("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>")), trim_offsets=True)
+    tok.post_processor = processors.RobertaProcessing(
+        ("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>")), trim_offsets=True
+    )
     fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="<pad>",
-        cls_token="<s>", sep_token="</s>", mask_token="<mask>",
+        tokenizer_object=tok,
+        bos_token="<s>",
+        eos_token="</s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        cls_token="<s>",
+        sep_token="</s>",
+        mask_token="<mask>",
     )
     fast.save_pretrained(folder)
     return fast
@@ -72,9 +87,22 @@ def _sentencepiece(folder: Path):
 
     model = io.BytesIO()
     sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(CORPUS * 3), model_writer=model, model_type="unigram", vocab_size=200, hard_vocab_limit=False,
-        pad_id=0, unk_id=1, bos_id=2, eos_id=3, pad_piece="<pad>", unk_piece="<unk>", bos_piece="[CLS]", eos_piece="[SEP]",
-        user_defined_symbols=["[MASK]"], num_threads=1, minloglevel=2,
+        sentence_iterator=iter(CORPUS * 3),
+        model_writer=model,
+        model_type="unigram",
+        vocab_size=200,
+        hard_vocab_limit=False,
+        pad_id=0,
+        unk_id=1,
+        bos_id=2,
+        eos_id=3,
+        pad_piece="<pad>",
+        unk_piece="<unk>",
+        bos_piece="[CLS]",
+        eos_piece="[SEP]",
+        user_defined_symbols=["[MASK]"],
+        num_threads=1,
+        minloglevel=2,
     )
     (folder / "spiece.model").write_bytes(model.getvalue())
     return AlbertTokenizer.from_pretrained(folder)
@@ -90,20 +118,36 @@ def build_tiny_model(folder: Path, architecture: str, *, max_positions: int = 64
     if architecture == "roberta":
         tokenizer = _byte_bpe(folder)
         config = RobertaConfig(
-            vocab_size=len(tokenizer), max_position_embeddings=max_positions + 2, type_vocab_size=1,
-            pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **common,
+            vocab_size=len(tokenizer),
+            max_position_embeddings=max_positions + 2,
+            type_vocab_size=1,
+            pad_token_id=tokenizer.pad_token_id,
+            bos_token_id=tokenizer.bos_token_id,
+            eos_token_id=tokenizer.eos_token_id,
+            **common,
         )
     elif architecture == "albert":
         tokenizer = _sentencepiece(folder)
         config = AlbertConfig(
-            vocab_size=len(tokenizer), embedding_size=16, max_position_embeddings=max_positions,
-            pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.cls_token_id, eos_token_id=tokenizer.sep_token_id, **common,
+            vocab_size=len(tokenizer),
+            embedding_size=16,
+            max_position_embeddings=max_positions,
+            pad_token_id=tokenizer.pad_token_id,
+            bos_token_id=tokenizer.cls_token_id,
+            eos_token_id=tokenizer.sep_token_id,
+            **common,
         )
     else:
         tokenizer = _wordpiece(folder, architecture)
         cls = ElectraConfig if architecture == "electra" else BertConfig
         extra = {"embedding_size": 16} if architecture == "electra" else {}
-        config = cls(vocab_size=len(tokenizer), max_position_embeddings=max_positions, pad_token_id=tokenizer.pad_token_id, **common, **extra)
+        config = cls(
+            vocab_size=len(tokenizer),
+            max_position_embeddings=max_positions,
+            pad_token_id=tokenizer.pad_token_id,
+            **common,
+            **extra,
+        )
     generator_state = torch.random.get_rng_state()
     torch.manual_seed(seed)  # deterministic weights; the global state is restored below
     try:

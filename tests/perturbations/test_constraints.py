@@ -137,8 +137,17 @@ def test_overlaps() -> None:
     assert not FrozenSpans().rejects(Position(toks, 1, ((0, 3),)))
 
 
-def candidate(name: str, form: str, *, word: str = "located", tag_: str = "VBN", lemma: str = "locate", pos: str = "v",
-              inflected: bool = True, position: Position | None = None) -> Candidate:
+def candidate(
+    name: str,
+    form: str,
+    *,
+    word: str = "located",
+    tag_: str = "VBN",
+    lemma: str = "locate",
+    pos: str = "v",
+    inflected: bool = True,
+    position: Position | None = None,
+) -> Candidate:
     return Candidate(word, tag_, lemma, pos, "situate.v.01", name, form, inflected, position)
 
 
@@ -184,6 +193,7 @@ def test_agreement_with_frozen_neighbours() -> None:
 
 
 # --- a new rule is one new object ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class NoWordsEndingIn(PositionConstraint):

@@ -46,7 +46,9 @@ def test_no_word_is_replaced_by_itself_or_its_forms() -> None:
 
 
 def test_multiword_lemmas_are_rendered_with_spaces() -> None:
-    p = get_recipe("qads@1.1").perturb("Who was the first Byzantine mercenary to serve with the Normans?", seed=1, key="k")
+    p = get_recipe("qads@1.1").perturb(
+        "Who was the first Byzantine mercenary to serve with the Normans?", seed=1, key="k"
+    )
     assert "soldier of fortune" in p.perturbed
     assert all("_" not in s.replacement for s in p.substitutions)
 
@@ -59,7 +61,9 @@ def test_budget_caps_changed_words_and_min_leaves_short_texts_alone() -> None:
     assert capped.skipped_counts()["budget"] == len(full.substitutions) - 2
     by_rate = get_recipe("qads@1.1", threshold=0.0, rate=0.1, max_substitutions=50).perturb(text, seed=1, key="k")
     assert len(by_rate.substitutions) == 1  # floor(0.1 * 16 words)
-    alone = get_recipe("qads@1.1", threshold=0.0, min_substitutions=40, max_substitutions=50).perturb(text, seed=1, key="k")
+    alone = get_recipe("qads@1.1", threshold=0.0, min_substitutions=40, max_substitutions=50).perturb(
+        text, seed=1, key="k"
+    )
     assert not alone.changed and alone.skipped_counts()["budget"] >= 1
 
 
@@ -134,7 +138,17 @@ def test_json_record_matches_the_perturb_contract() -> None:
     p = get_recipe("qads@1.1").perturb("He bought a car.", seed=1, key="k")
     record = json.loads(json.dumps(p.to_dict()))
     assert record["text"] == "He bought a car." and record["perturbed"] == p.perturbed
-    assert set(record["substitutions"][0]) == {"start", "end", "new_start", "new_end", "original", "replacement", "pos", "synset", "confidence"}
+    assert set(record["substitutions"][0]) == {
+        "start",
+        "end",
+        "new_start",
+        "new_end",
+        "original",
+        "replacement",
+        "pos",
+        "synset",
+        "confidence",
+    }
     assert p.recipe == "qads@1.1" and isinstance(p, Perturbation)
 
 
@@ -146,7 +160,9 @@ def test_result_does_not_depend_on_call_order_or_warm_caches() -> None:
         "out = {q: r.perturb(q, seed=7, key=q, variant=v).to_dict() for q in reversed(qs) for v in (0, 1)}\n"
         "print(json.dumps(out, sort_keys=True))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, json.dumps(QUESTIONS)], cwd=REPO, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(QUESTIONS)], cwd=REPO, capture_output=True, text=True, check=True
+    )
     fresh = json.loads(done.stdout)
     r = get_recipe("qads@1.1", threshold=0.3)
     here = {q: r.perturb(q, seed=7, key=q, variant=v).to_dict() for q in QUESTIONS for v in (0, 1)}

@@ -78,7 +78,11 @@ def check(gate: Constraint, positive: tuple[str, str], negative: tuple[str, str]
 
 
 def test_quoted_terms_are_cited_not_paraphrased() -> None:
-    check(QuotedTerm(), ('What does the word "castle" mean?', "castle"), ('Which city did the author of "Hamlet" visit?', "city"))
+    check(
+        QuotedTerm(),
+        ('What does the word "castle" mean?', "castle"),
+        ('Which city did the author of "Hamlet" visit?', "city"),
+    )
 
 
 def test_multiword_terms_and_verb_particles_stay_whole() -> None:
@@ -90,7 +94,11 @@ def test_multiword_terms_and_verb_particles_stay_whole() -> None:
 
 
 def test_noun_compounds_keep_their_nouns() -> None:
-    check(NounCompound(), ("What is the population density of the town?", "density"), ("What is the density of the town?", "density"))
+    check(
+        NounCompound(),
+        ("What is the population density of the town?", "density"),
+        ("What is the density of the town?", "density"),
+    )
     assert rejected("Which cutting tool did the workers use?", NounCompound()) == 2  # gerund modifier and its head
 
 
@@ -118,7 +126,11 @@ def test_tag_margin_replays_the_tagger() -> None:
 def test_a_noun_tagged_main_verb_is_not_replaced_by_a_noun() -> None:
     tokens = tag("How many workers does the factory employ?")
     assert tokens[6].tag == "NN" and suspected_verb(tokens) == 6
-    check(NounAsVerb(), ("How many workers does the factory employ?", "employ"), ("What is the main product of the factory?", "product"))
+    check(
+        NounAsVerb(),
+        ("How many workers does the factory employ?", "employ"),
+        ("What is the main product of the factory?", "product"),
+    )
     assert suspected_verb(tag("What is the main product of the factory?")) is None  # the question has its verb
 
 
@@ -136,7 +148,11 @@ def test_adverbs_can_be_kept() -> None:
 
 
 def test_a_selected_preposition_keeps_its_verb_but_an_infinitive_does_not() -> None:
-    check(ComplementPreposition(), ("What is the castle associated with?", "associated"), ("What did they plan to build?", "build"))
+    check(
+        ComplementPreposition(),
+        ("What is the castle associated with?", "associated"),
+        ("What did they plan to build?", "build"),
+    )
     assert not ComplementPreposition().rejects(Position(tag("What did they plan to build?"), 3))  # "to" + base verb
     assert ComplementPreposition().rejects(Position(tag("What did they refer to as home?"), 3))
 
@@ -146,7 +162,9 @@ def test_the_paragraphs_own_terms_are_kept() -> None:
     assert "connected" in offered("What are connected graphs?", context=source)
     assert offered("What are connected graphs?", ParagraphTerm(), context=source) == {}
     assert rejected("What are connected graphs?", ParagraphTerm(), source) == 2
-    assert "connected" in offered("What are connected graphs?", ParagraphTerm(), context="Graphs have vertices and edges.")
+    assert "connected" in offered(
+        "What are connected graphs?", ParagraphTerm(), context="Graphs have vertices and edges."
+    )
     assert rejected("What are connected graphs?", ParagraphTerm(), "Graphs have vertices and edges.") == 0
 
 
@@ -154,7 +172,11 @@ def test_the_paragraphs_own_terms_are_kept() -> None:
 
 
 def test_relational_adjectives_before_a_noun_are_terms() -> None:
-    check(RelationalAdjective(), ("What caused the financial crisis?", "financial"), ("What caused the severe crisis?", "severe"))
+    check(
+        RelationalAdjective(),
+        ("What caused the financial crisis?", "financial"),
+        ("What caused the severe crisis?", "severe"),
+    )
 
 
 def sense(synset: str, probability: float) -> Candidate:
@@ -183,7 +205,12 @@ def test_one_word_for_one_word() -> None:
 
 
 def test_marked_registers_are_refused() -> None:
-    assert offered("Who shot the cop?")["cop"] == ["bull", "copper", "fuzz", "pig"]  # WordNet marks the sense colloquial
+    assert offered("Who shot the cop?")["cop"] == [
+        "bull",
+        "copper",
+        "fuzz",
+        "pig",
+    ]  # WordNet marks the sense colloquial
     check(Register(), ("Who shot the cop?", "cop"), ("Who fixed the car?", "car"))
 
 
@@ -199,20 +226,36 @@ def test_function_words_are_not_synonyms_of_content_words() -> None:
 
 def test_number_and_countability_are_kept() -> None:
     assert offered("Who led the government?")["government"] == ["authorities", "regime"]
-    assert offered("Who led the government?", NumberAgreement())["government"] == ["regime"]  # a plural lemma for a singular
-    check(Countability(), ("Who won a war?", "war"), ("Which war did they win?", "war"))  # "a warfare" / "which warfare"
+    assert offered("Who led the government?", NumberAgreement())["government"] == [
+        "regime"
+    ]  # a plural lemma for a singular
+    check(
+        Countability(), ("Who won a war?", "war"), ("Which war did they win?", "war")
+    )  # "a warfare" / "which warfare"
     assert rejected("Who won the wars?", Countability()) == 1
 
 
 def test_a_verb_keeps_its_frames() -> None:
     assert offered("Who helped establish the school?")["helped"] == ["aided", "assisted"]
-    check(FrameSuperset(), ("Who helped establish the school?", "helped"), ("Who established the school?", "established"))
+    check(
+        FrameSuperset(), ("Who helped establish the school?", "helped"), ("Who established the school?", "established")
+    )
 
 
 def test_rare_synonyms_are_refused_but_spelling_variants_are_not() -> None:
-    check(Rarity(2.5, 2.0), ("What is the complexity of the problem?", "complexity"), ("What is the size of the problem?", "problem"))
-    assert spelling_variant("colonised", "colonized") and spelling_variant("centre", "center") and not spelling_variant("centre", "middle")
-    candidate = Candidate("colour", "NN", "colour", "n", "color.n.01", "color", "color", True, Position(tag("the colour"), 1), (), 1.0)
+    check(
+        Rarity(2.5, 2.0),
+        ("What is the complexity of the problem?", "complexity"),
+        ("What is the size of the problem?", "problem"),
+    )
+    assert (
+        spelling_variant("colonised", "colonized")
+        and spelling_variant("centre", "center")
+        and not spelling_variant("centre", "middle")
+    )
+    candidate = Candidate(
+        "colour", "NN", "colour", "n", "color.n.01", "color", "color", True, Position(tag("the colour"), 1), (), 1.0
+    )
     assert not Rarity(9.0, 0.0).rejects(candidate)  # even an impossible floor: the same word spelled otherwise
 
 
@@ -220,7 +263,9 @@ def test_a_synonym_mostly_used_in_another_sense_is_refused() -> None:
     assert offered("Who led the police?")["police"] == ["law", "constabulary"]
     assert offered("Who led the police?", DominantSense())["police"] == ["constabulary"]  # "law" mostly means law
     check(DominantSense(), ("What is the size of the problem?", "problem"), ("Who built the castle?", "castle"))
-    law = Candidate("police", "NN", "police", "n", "police.n.01", "law", "law", True, Position(tag("the police"), 1), (), 1.0)
+    law = Candidate(
+        "police", "NN", "police", "n", "police.n.01", "law", "law", True, Position(tag("the police"), 1), (), 1.0
+    )
     assert DominantSense().rejects(law) and DominantSense(min_attested=2).rejects(law)  # tagged once in this sense
     assert not DominantSense(min_attested=1).rejects(law)  # enough attestation in the sense can stand in for dominance
 
@@ -268,7 +313,9 @@ def test_the_budget_spends_on_the_lowest_penalty_first() -> None:
     assert {p.word: p.penalty for p in space.positions} == {"led": 0.0, "police": 1.0}
     one = nouns_last.perturb(text, seed=1, key="k")  # type: ignore[attr-defined]
     assert [s.original for s in one.substitutions] == ["led"] and one.penalty_counts() == {}
-    two = dataclasses.replace(nouns_last, budget=dataclasses.replace(budget, max_substitutions=2)).perturb(text, seed=1, key="k")
+    two = dataclasses.replace(nouns_last, budget=dataclasses.replace(budget, max_substitutions=2)).perturb(
+        text, seed=1, key="k"
+    )
     assert [s.original for s in two.substitutions] == ["led", "police"] and two.penalty_counts() == {"test-noun": 1}
 
 
@@ -292,6 +339,11 @@ def test_what_a_gate_prints_comes_from_its_parameters() -> None:
             seen.add(type(rule))
             for f in dataclasses.fields(rule):
                 value = getattr(rule, f.name)
-                other = {float: lambda v: v + 0.5, int: lambda v: v + 1, frozenset: lambda v: frozenset({"zzz"}), str: lambda v: v + "-other"}[type(value)](value)
+                other = {
+                    float: lambda v: v + 0.5,
+                    int: lambda v: v + 1,
+                    frozenset: lambda v: frozenset({"zzz"}),
+                    str: lambda v: v + "-other",
+                }[type(value)](value)
                 assert dataclasses.replace(rule, **{f.name: other}).describe() != rule.describe(), (rule, f.name)
     assert len(seen) >= 20  # every gate class of the 2.0 recipes

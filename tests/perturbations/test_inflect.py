@@ -36,7 +36,10 @@ def test_case_is_kept() -> None:
     assert match_case("located", "situated") == "situated"
 
 
-@pytest.mark.parametrize(("word", "article"), [("automobile", "an"), ("car", "a"), ("hour", "an"), ("university", "a"), ("one", "a"), ("eatery", "an")])
+@pytest.mark.parametrize(
+    ("word", "article"),
+    [("automobile", "an"), ("car", "a"), ("hour", "an"), ("university", "a"), ("one", "a"), ("eatery", "an")],
+)
 def test_indefinite_article(word: str, article: str) -> None:
     assert indefinite_article(word) == article
 

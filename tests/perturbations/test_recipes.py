@@ -20,13 +20,37 @@ from perturbations import (
 from perturbations.constraints.words import PartsOfSpeech
 from perturbations.registry import RecipeRegistry
 
-NAMES = ["both", "context", "qads", "qads-lm", "qads-lm-strict", "qads-loose", "qads-nouns", "qads-strict", "qads-strictest"]
+NAMES = [
+    "both",
+    "context",
+    "qads",
+    "qads-lm",
+    "qads-lm-strict",
+    "qads-loose",
+    "qads-nouns",
+    "qads-strict",
+    "qads-strictest",
+]
 
 
 def test_registry_lists_every_recipe_version_sorted() -> None:
     assert [r.ident for r in list_recipes()] == [
-        "both@1.1", "both@2.0", "context@1.1", "context@2.0", "qads@1.1", "qads@2.0", "qads@2.1", "qads-lm@2.0", "qads-lm@2.1", "qads-lm@2.2", "qads-lm-strict@2.1", "qads-loose@2.0",
-        "qads-nouns@1.1", "qads-nouns@2.0", "qads-strict@2.0", "qads-strictest@2.0",
+        "both@1.1",
+        "both@2.0",
+        "context@1.1",
+        "context@2.0",
+        "qads@1.1",
+        "qads@2.0",
+        "qads@2.1",
+        "qads-lm@2.0",
+        "qads-lm@2.1",
+        "qads-lm@2.2",
+        "qads-lm-strict@2.1",
+        "qads-loose@2.0",
+        "qads-nouns@1.1",
+        "qads-nouns@2.0",
+        "qads-strict@2.0",
+        "qads-strictest@2.0",
     ]
     for r in list_recipes():
         assert r.version and r.citation and r.fields <= {"question", "context"}
@@ -61,7 +85,11 @@ def test_an_unknown_version_lists_the_available_ones() -> None:
     message = r"recipe 'qads' has no version '9.9'; available versions: 1.1, 2.0, 2.1 \(default\)"
     with pytest.raises(UnknownRecipeVersionError, match=message) as caught:
         get_recipe("qads@9.9")
-    assert caught.value.available == ("1.1", "2.0", "2.1") and caught.value.known == ("qads@1.1", "qads@2.0", "qads@2.1")
+    assert caught.value.available == ("1.1", "2.0", "2.1") and caught.value.known == (
+        "qads@1.1",
+        "qads@2.0",
+        "qads@2.1",
+    )
     assert isinstance(caught.value, UnknownRecipeError)  # callers catching the wider error still catch it
     with pytest.raises(UnknownRecipeVersionError, match="no version ''"):
         get_recipe("qads@")
@@ -107,8 +135,18 @@ def test_parameters_are_json_and_overrides_apply() -> None:
 
 @pytest.mark.parametrize(
     "overrides",
-    [{"rate": 0.0}, {"rate": 1.5}, {"threshold": -0.1}, {"wsd": "bert"}, {"pos": "x"}, {"max_substitutions": 0},
-     {"min_substitutions": 3, "max_substitutions": 2}, {"max_substitutions": 1.5}, {"rate": "lots"}, {"colour": 1}],
+    [
+        {"rate": 0.0},
+        {"rate": 1.5},
+        {"threshold": -0.1},
+        {"wsd": "bert"},
+        {"pos": "x"},
+        {"max_substitutions": 0},
+        {"min_substitutions": 3, "max_substitutions": 2},
+        {"max_substitutions": 1.5},
+        {"rate": "lots"},
+        {"colour": 1},
+    ],
 )
 def test_bad_parameters(overrides: dict[str, object]) -> None:
     with pytest.raises(RecipeParameterError):
@@ -119,9 +157,16 @@ def test_bad_parameters(overrides: dict[str, object]) -> None:
 def test_repr_shows_the_whole_composition(spec: str) -> None:
     recipe = get_recipe(spec)
     text = repr(recipe)
-    for part in (spec, "(transformation) WordNetSynonyms(wsd=enhanced-lesk", "(constraints)", "ProperNouns",
-                 "Stopwords", "(budget) Budget(rate=0.25", "(candidate, form) NotOwnForm",
-                 "(position) PartsOfSpeech(n,v,a,r) -> pos"):
+    for part in (
+        spec,
+        "(transformation) WordNetSynonyms(wsd=enhanced-lesk",
+        "(constraints)",
+        "ProperNouns",
+        "Stopwords",
+        "(budget) Budget(rate=0.25",
+        "(candidate, form) NotOwnForm",
+        "(position) PartsOfSpeech(n,v,a,r) -> pos",
+    ):
         assert part in text
     for constraint in recipe.constraints:  # every acting object has its line, in the order it acts
         if isinstance(constraint, Soft):
@@ -160,10 +205,14 @@ def test_every_reason_a_2_0_recipe_can_count_is_named() -> None:
             assert c.reason in recipe.reasons()
     assert recipe.penalty_reasons() == ("complement", "weak-sense", "dominant-sense", "rare")
     params = recipe.parameters()
-    assert params["gates"] == list(recipe.gate_reasons()) and "compound" in params["gates"] and "rare" in params["gates"]
+    assert (
+        params["gates"] == list(recipe.gate_reasons()) and "compound" in params["gates"] and "rare" in params["gates"]
+    )
     assert params["ranks"] == ["complement", "weak-sense", "dominant-sense", "rare"]
     sig = recipe.signature_fields()
-    assert sig["ranks"] == "complement,weak-sense,dominant-sense,rare" and sig["max_subs"] == 1 and sig["threshold"] == 0.7
+    assert (
+        sig["ranks"] == "complement,weak-sense,dominant-sense,rare" and sig["max_subs"] == 1 and sig["threshold"] == 0.7
+    )
     strict = get_recipe("qads-strict")
     assert "adverb" in strict.gate_reasons() and "dominant-sense" in strict.gate_reasons()
     assert strict.penalty_reasons() == ("weak-sense", "rare")
@@ -171,7 +220,11 @@ def test_every_reason_a_2_0_recipe_can_count_is_named() -> None:
 
 def test_the_settings_of_2_0_differ_where_documented() -> None:
     base, loose = get_recipe("qads"), get_recipe("qads-loose")
-    assert loose.constraints == base.constraints and loose.budget.max_substitutions == 2 and base.budget.max_substitutions == 1
+    assert (
+        loose.constraints == base.constraints
+        and loose.budget.max_substitutions == 2
+        and base.budget.max_substitutions == 1
+    )
     strict, strictest = get_recipe("qads-strict"), get_recipe("qads-strictest")
     assert strict.transformation.threshold == 0.7 and strictest.transformation.threshold == 0.8
     assert get_recipe("qads-nouns").parameters()["pos"] == ["n"]

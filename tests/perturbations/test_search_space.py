@@ -34,7 +34,13 @@ def sample() -> list[tuple[str, str, str, tuple[tuple[int, int], ...]]]:
     for article in data["data"]:
         for paragraph in article["paragraphs"]:
             spans = tuple(
-                sorted({(a["answer_start"], a["answer_start"] + len(a["text"])) for q in paragraph["qas"] for a in q["answers"] + q.get("plausible_answers", [])})
+                sorted(
+                    {
+                        (a["answer_start"], a["answer_start"] + len(a["text"]))
+                        for q in paragraph["qas"]
+                        for a in q["answers"] + q.get("plausible_answers", [])
+                    }
+                )
             )
             for q in paragraph["qas"]:
                 out.append((q["id"], q["question"], paragraph["context"], spans))
@@ -91,7 +97,9 @@ def test_every_word_the_budget_may_choose_is_in_the_space() -> None:
         for p in space.positions:  # the first candidate of each word, the same synonym for every occurrence
             firsts.setdefault(p.group, p.candidates[0])
         assert len(result.substitutions) == len(space.positions)
-        expected = apply_edits(space, {p.index: firsts[p.group] for p in space.positions if firsts[p.group] in p.candidates})
+        expected = apply_edits(
+            space, {p.index: firsts[p.group] for p in space.positions if firsts[p.group] in p.candidates}
+        )
         assert result.perturbed == expected.perturbed
 
 

@@ -20,8 +20,13 @@ SCRIPT = (
 
 def _run_with_nltk(cache: str, home: Path, **env: str) -> tuple[str, list[object], bool, bool]:
     """(perturbed text, substitutions, whether the tables were written, whether NLTK was imported)."""
-    done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=REPO, env=dict(os.environ, ROBUSTQA_CACHE=cache, HOME=str(home), **env),
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=REPO,
+        env=dict(os.environ, ROBUSTQA_CACHE=cache, HOME=str(home), **env),
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     text, subs, saved, nltk = json.loads(done.stdout.strip().splitlines()[-1])
     return text, subs, saved, nltk
@@ -125,7 +130,9 @@ def test_changed_or_shadowed_nltk_data_is_asked_again(tmp_path: Path) -> None:
 def test_a_record_that_is_not_a_record_vouches_for_nothing() -> None:
     from perturbations import resources
 
-    assert not any(resources.unchanged(bad) for bad in (None, {}, {"resources": []}, {"search_path": [], "resources": {}}))
+    assert not any(
+        resources.unchanged(bad) for bad in (None, {}, {"resources": []}, {"search_path": [], "resources": {}})
+    )
 
 
 def test_a_relative_nltk_data_path_is_vouched_for_too(tmp_path: Path) -> None:

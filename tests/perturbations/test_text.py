@@ -13,7 +13,22 @@ def test_spans_index_the_original_text() -> None:
 
 def test_clitics_and_abbreviations_follow_penn_conventions() -> None:
     words = [w for w, _, _ in tokenize("Where's the U.S. army? They don't know France's king.")]
-    assert words == ["Where", "'s", "the", "U.S.", "army", "?", "They", "do", "n't", "know", "France", "'s", "king", "."]
+    assert words == [
+        "Where",
+        "'s",
+        "the",
+        "U.S.",
+        "army",
+        "?",
+        "They",
+        "do",
+        "n't",
+        "know",
+        "France",
+        "'s",
+        "king",
+        ".",
+    ]
 
 
 def test_numbers_and_hyphenated_words_stay_whole() -> None:
@@ -23,7 +38,13 @@ def test_numbers_and_hyphenated_words_stay_whole() -> None:
 
 def test_tags_are_penn_treebank() -> None:
     toks = tag("Where is France located?")
-    assert [(t.text, t.tag) for t in toks] == [("Where", "WRB"), ("is", "VBZ"), ("France", "NNP"), ("located", "VBN"), ("?", ".")]
+    assert [(t.text, t.tag) for t in toks] == [
+        ("Where", "WRB"),
+        ("is", "VBZ"),
+        ("France", "NNP"),
+        ("located", "VBN"),
+        ("?", "."),
+    ]
     assert all(isinstance(t.start, int) for t in toks)
 
 

@@ -73,8 +73,11 @@ def test_a_vetted_synonym_of_a_sense_wsd_did_not_pick_is_still_offered(monkeypat
     chosen = choose("enhanced-lesk", posterior_names("enhanced-lesk", "vessel", "n", bag(t.text for t in tag(text))))[0]
     in_chosen = {name.name() for name in wn.synset(chosen).lemmas()}
     other = next(
-        lemma.name() for s in wn.synsets("vessel", "n") if s.name() != chosen
-        for lemma in s.lemmas() if lemma.name().isalpha() and lemma.name() not in in_chosen
+        lemma.name()
+        for s in wn.synsets("vessel", "n")
+        if s.name() != chosen
+        for lemma in s.lemmas()
+        if lemma.name().isalpha() and lemma.name() not in in_chosen
     )
     _stand_in(monkeypatch, {"vessel.n": (other,)})
     position = next(p for p in get_recipe("qads@2.1").search_space(text).all_positions if p.word == "vessel")

@@ -27,26 +27,39 @@ def test_every_benchmark_script_writes_its_section(script: Path) -> None:
 
 def test_every_benchmark_has_its_section_in_the_document() -> None:
     document = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
-    missing = [s.stem for s in SCRIPTS if f"<!-- benchmark:{s.stem} -->" not in document or f"<!-- /benchmark:{s.stem} -->" not in document]
+    missing = [
+        s.stem
+        for s in SCRIPTS
+        if f"<!-- benchmark:{s.stem} -->" not in document or f"<!-- /benchmark:{s.stem} -->" not in document
+    ]
     assert not missing, f"run these benchmarks to write their sections: {missing}"
 
 
 def test_a_section_is_rewritten_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     common = _common()
     doc = tmp_path / "benchmarks.md"
-    doc.write_text("# Benchmarks\n\nhand-written intro\n\n<!-- benchmark:b -->\nold b\n<!-- /benchmark:b -->\n\ntail\n", encoding="utf-8")
+    doc.write_text(
+        "# Benchmarks\n\nhand-written intro\n\n<!-- benchmark:b -->\nold b\n<!-- /benchmark:b -->\n\ntail\n",
+        encoding="utf-8",
+    )
     monkeypatch.setattr(common, "DOC", doc)
     script = tmp_path / "a.py"
     script.write_text('"""Measures a.\n\nMore."""\n', encoding="utf-8")
-    common.write_section(str(script), f"input: {REPO.parent}/shared/x.json\n", argv=["--repeats", "1"], load_before=1.0, seconds=2.0)
+    common.write_section(
+        str(script), f"input: {REPO.parent}/shared/x.json\n", argv=["--repeats", "1"], load_before=1.0, seconds=2.0
+    )
     (tmp_path / "b.py").write_text('"""Measures b."""\n', encoding="utf-8")
     common.write_section(str(tmp_path / "b.py"), "new b\n", argv=[], load_before=1.0, seconds=2.0)
     text = doc.read_text(encoding="utf-8")
     assert text.startswith("# Benchmarks\n\nhand-written intro\n\n<!-- benchmark:b -->\n### `b.py`")
     assert "new b" in text and "old b" not in text and "\ntail\n" in text
-    assert "Measures a." in text and "input: ../shared/x.json" in text and "`python benchmarks/a.py --repeats 1`" in text
+    assert (
+        "Measures a." in text and "input: ../shared/x.json" in text and "`python benchmarks/a.py --repeats 1`" in text
+    )
     common.write_section(str(script), "again\n", argv=[], load_before=1.0, seconds=2.0)
-    assert doc.read_text(encoding="utf-8").count("<!-- benchmark:a -->") == 1 and "again" in doc.read_text(encoding="utf-8")
+    assert doc.read_text(encoding="utf-8").count("<!-- benchmark:a -->") == 1 and "again" in doc.read_text(
+        encoding="utf-8"
+    )
 
 
 def test_portable_hides_machine_folders() -> None:

@@ -30,7 +30,11 @@ SIGNATURE = re.compile(r"(?<![\w:])(?:recipe|clean):[^\s|`'\"]*(?:\|[^\s|`'\"]+)
 
 
 def documented(pattern: re.Pattern[str]) -> list[tuple[str, str]]:
-    return [(path.name, match.group(0)) for path in DOCUMENTS for match in pattern.finditer(path.read_text(encoding="utf-8"))]
+    return [
+        (path.name, match.group(0))
+        for path in DOCUMENTS
+        for match in pattern.finditer(path.read_text(encoding="utf-8"))
+    ]
 
 
 def _recipe_idents() -> re.Pattern[str]:
@@ -48,21 +52,27 @@ def run_keys() -> list[str]:
     config = EvalConfig(Path("c"), Path("p"), Path("o"), InferenceSettings(precision="bf16"), limit=5)
     everything = eval_signature(data, [], config, na_prob_thresh=2.0)
     keys = [key for key, _ in everything.items]
-    keys.insert(keys.index("null_threshold") + 1, "int8")  # int8 and bf16 exclude each other; both follow null_threshold
+    keys.insert(
+        keys.index("null_threshold") + 1, "int8"
+    )  # int8 and bf16 exclude each other; both follow null_threshold
     return keys
 
 
 def test_the_documents_show_signatures_and_recipes() -> None:
     """The checks below have something to check (the README shows both kinds of signature)."""
     signatures = [text for _, text in documented(SIGNATURE)]
-    assert any(text.startswith("recipe:") for text in signatures) and any(text.startswith("clean:") for text in signatures)
+    assert any(text.startswith("recipe:") for text in signatures) and any(
+        text.startswith("clean:") for text in signatures
+    )
     assert documented(_recipe_idents())
 
 
 @pytest.mark.parametrize(("document", "ident"), documented(_recipe_idents()))
 def test_documented_recipe_versions_are_registered(document: str, ident: str) -> None:
     registered = {r.ident for r in perturbations.list_recipes()}
-    assert ident in registered, f"{document} shows {ident}, which is not a registered recipe version: {sorted(registered)}"
+    assert ident in registered, (
+        f"{document} shows {ident}, which is not a registered recipe version: {sorted(registered)}"
+    )
 
 
 def test_the_readme_names_every_recipe_version() -> None:
@@ -82,15 +92,36 @@ def test_documented_signatures_match_the_code(document: str, text: str) -> None:
         recipe = perturbations.get_recipe(fields["recipe"])
         expected = build_signature(recipe, seed=int(fields["seed"]), variants=None).to_dict()
         for key in ("recipe", "wsd", "threshold", "pos", "context", "rate", "min_subs", "max_subs", "wordnet"):
-            assert fields[key] == expected[key], f"{document}: {key}:{fields[key]} but the code writes {key}:{expected[key]}"
+            assert fields[key] == expected[key], (
+                f"{document}: {key}:{fields[key]} but the code writes {key}:{expected[key]}"
+            )
     else:
         order = run_keys()
         assert all(key in order for key in keys), f"{document}: unknown run signature keys {set(keys) - set(order)}"
         assert keys == [key for key in order if key in keys], f"{document}: run signature keys out of order: {keys}"
-        mandatory = ["clean", "perturbed", "recipe", "models", "max_seq_length", "doc_stride", "n_best", "max_answer_length", "null_threshold", "bootstrap", "seed", "robustqa"]
+        mandatory = [
+            "clean",
+            "perturbed",
+            "recipe",
+            "models",
+            "max_seq_length",
+            "doc_stride",
+            "n_best",
+            "max_answer_length",
+            "null_threshold",
+            "bootstrap",
+            "seed",
+            "robustqa",
+        ]
         assert set(mandatory) <= set(keys), f"{document}: run signature lacks {set(mandatory) - set(keys)}"
-        current = {r.ident for r in perturbations.list_recipes()} | {f"{i.name}@{i.version}" for i in IMPORTERS.values()} | set(PACKAGED_SETS)
-        assert fields["recipe"] in current | {"none", "unknown"} or fields["recipe"].startswith("<"), f"{document}: recipe {fields['recipe']}"
+        current = (
+            {r.ident for r in perturbations.list_recipes()}
+            | {f"{i.name}@{i.version}" for i in IMPORTERS.values()}
+            | set(PACKAGED_SETS)
+        )
+        assert fields["recipe"] in current | {"none", "unknown"} or fields["recipe"].startswith("<"), (
+            f"{document}: recipe {fields['recipe']}"
+        )
 
 
 def test_the_readme_stays_short() -> None:

@@ -22,8 +22,10 @@ def tracked_files() -> list[Path]:
         return [REPO / name for name in listed.decode("utf-8").split("\0") if name]
     except (OSError, subprocess.CalledProcessError):
         return [
-            p for p in REPO.rglob("*")
-            if p.is_file() and not any(part in _SKIPPED_DIRS or part.endswith(".egg-info") for part in p.relative_to(REPO).parts)
+            p
+            for p in REPO.rglob("*")
+            if p.is_file()
+            and not any(part in _SKIPPED_DIRS or part.endswith(".egg-info") for part in p.relative_to(REPO).parts)
         ]
 
 
@@ -33,8 +35,13 @@ def machine_paths(text: str) -> list[str]:
 
 def test_the_path_pattern_catches_machine_paths() -> None:
     home, work = "/" + "home/ann/data.json", "/" + "work/shared/models/x"
-    assert machine_paths(f"see {home}\nrun ../shared/models/x\nmodels:{work}@local:1") == [f"see {home}", f"models:{work}@local:1"]
-    assert not machine_paths("~/.cache/robustqa, ../shared/nltk_data, https://huggingface.co/a/b, runs/qads/report.json")
+    assert machine_paths(f"see {home}\nrun ../shared/models/x\nmodels:{work}@local:1") == [
+        f"see {home}",
+        f"models:{work}@local:1",
+    ]
+    assert not machine_paths(
+        "~/.cache/robustqa, ../shared/nltk_data, https://huggingface.co/a/b, runs/qads/report.json"
+    )
 
 
 def test_no_machine_specific_paths_in_tracked_files() -> None:
@@ -52,7 +59,11 @@ def _docstrings(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 ids.add(id(first.value))
     return ids
 
@@ -64,7 +75,10 @@ def flag_strings(source: str) -> list[str]:
     return [
         node.value
         for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings and FLAG.search(node.value)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and FLAG.search(node.value)
     ]
 
 

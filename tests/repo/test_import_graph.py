@@ -30,7 +30,9 @@ def module_files(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
 
 
 def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imported_names(tree: ast.AST, module: str, is_package: bool, *, runtime_only: bool) -> set[str]:
@@ -59,7 +61,9 @@ def _imported_names(tree: ast.AST, module: str, is_package: bool, *, runtime_onl
     return names
 
 
-def import_graph(root: Path = REPO, packages: tuple[str, ...] = PACKAGES, *, runtime_only: bool = True) -> dict[str, set[str]]:
+def import_graph(
+    root: Path = REPO, packages: tuple[str, ...] = PACKAGES, *, runtime_only: bool = True
+) -> dict[str, set[str]]:
     """module -> the modules of `packages` that importing it runs first."""
     modules = module_files(root, packages)
     graph: dict[str, set[str]] = {}
@@ -134,7 +138,11 @@ def test_no_runtime_import_cycle(package: str) -> None:
 
 def test_engine_imports_nothing_of_the_application() -> None:
     graph = import_graph(runtime_only=False)  # TYPE_CHECKING imports count too
-    offending = {m: sorted(t for t in targets if t.split(".")[0] == "robustqa") for m, targets in graph.items() if m.split(".")[0] == "perturbations"}
+    offending = {
+        m: sorted(t for t in targets if t.split(".")[0] == "robustqa")
+        for m, targets in graph.items()
+        if m.split(".")[0] == "perturbations"
+    }
     assert not {m: t for m, t in offending.items() if t}
 
 
@@ -142,7 +150,9 @@ def test_the_graph_sees_function_level_imports_and_skips_type_checking(tmp_path:
     package = tmp_path / "pkg"
     (package / "sub").mkdir(parents=True)
     (package / "__init__.py").write_text("")
-    (package / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import c\n\ndef f():\n    from pkg.b import g\n")
+    (package / "a.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import c\n\ndef f():\n    from pkg.b import g\n"
+    )
     (package / "b.py").write_text("import pkg.sub.d\n")
     (package / "c.py").write_text("from . import a\n")
     (package / "sub" / "__init__.py").write_text("from pkg import a\n")
@@ -158,7 +168,9 @@ def test_the_graph_sees_function_level_imports_and_skips_type_checking(tmp_path:
 def test_no_script_imports_another(folder: str) -> None:
     """A script measures (benchmarks/) or builds shipped data (tools/); what scripts share lives in a helper
     module (benchmarks/_common.py, _wsd.py) or in the packages, never in another script."""
-    scripts = {path.stem: path for path in (REPO / folder).glob("*.py") if not path.stem.startswith("_")}  # _common, _wsd: helpers
+    scripts = {
+        path.stem: path for path in (REPO / folder).glob("*.py") if not path.stem.startswith("_")
+    }  # _common, _wsd: helpers
     offending = {}
     for name, path in scripts.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -189,4 +201,6 @@ def test_no_import_cycle_even_for_type_checking() -> None:
     hold for a reader and a type checker too, not only at run time (lazy imports inside functions count)."""
     graph = import_graph(runtime_only=False)
     found = cycles(graph)
-    assert not found, "import cycles counting TYPE_CHECKING imports: " + "; ".join(" -> ".join(a_cycle(graph, c)) for c in found)
+    assert not found, "import cycles counting TYPE_CHECKING imports: " + "; ".join(
+        " -> ".join(a_cycle(graph, c)) for c in found
+    )

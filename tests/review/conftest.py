@@ -20,7 +20,9 @@ GOLDEN = REPO / "tests" / "golden" / "review"
 def built_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`robustqa build-dataset` on the packaged 30-question sample: real substitution records, about 20 changed."""
     out = tmp_path_factory.mktemp("review-built") / "qads-sample.json"
-    result = CliRunner().invoke(cli, ["build-dataset", "--input", str(SAMPLE), "--output", str(out), "--recipe", "qads", "--seed", "13"])
+    result = CliRunner().invoke(
+        cli, ["build-dataset", "--input", str(SAMPLE), "--output", str(out), "--recipe", "qads", "--seed", "13"]
+    )
     assert result.exit_code == 0, result.output
     return out
 
@@ -33,7 +35,9 @@ def golden() -> Callable[[str, str], None]:
         path = GOLDEN / name
         if os.environ.get("ROBUSTQA_UPDATE_GOLDEN") == "1":
             path.write_text(text, encoding="utf-8")
-        assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden file; if the change is intended, rerun with ROBUSTQA_UPDATE_GOLDEN=1"
+        assert text == path.read_text(encoding="utf-8"), (
+            f"{name} differs from its golden file; if the change is intended, rerun with ROBUSTQA_UPDATE_GOLDEN=1"
+        )
 
     return check
 

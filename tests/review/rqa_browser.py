@@ -32,7 +32,10 @@ def start_chromium(profile: Path, downloads: Path) -> Any:
     driver = shutil.which("chromedriver")
     if browser is None or driver is None:
         missing = " and ".join(name for name, path in (("chromium", browser), ("chromedriver", driver)) if path is None)
-        pytest.fail(f"{missing} not found: the review page is tested in a real browser; install it with: {INSTALL}", pytrace=False)
+        pytest.fail(
+            f"{missing} not found: the review page is tested in a real browser; install it with: {INSTALL}",
+            pytrace=False,
+        )
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.options import Options
@@ -45,7 +48,9 @@ def start_chromium(profile: Path, downloads: Path) -> Any:
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False})
+    options.add_experimental_option(
+        "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
+    )
     chrome = webdriver.Chrome(service=Service(executable_path=driver), options=options)
     chrome.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
     return chrome

@@ -22,7 +22,11 @@ MODEL = "an-organisation-with-a-long-name/electra-large-discriminator-finetuned-
 CONTEXT = "Normandy is a region in France. The Normans gave their name to it in the 10th century."
 QUESTIONS = {
     "q1": ("In what country is Normandy located?", "France", "In what nation is Normandy located?"),
-    "q2": ("When did the Normans give their name to Normandy?", "10th century", "When did the Normans lend their name to Normandy?"),
+    "q2": (
+        "When did the Normans give their name to Normandy?",
+        "10th century",
+        "When did the Normans lend their name to Normandy?",
+    ),
     "q3": ("Who gave their name to Belgium?", None, "Who lent their name to Belgium?"),
 }
 
@@ -32,7 +36,9 @@ class FakeRunner:
 
     model_fingerprint = "fake:1"
 
-    def predict(self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None) -> dict[str, Prediction]:
+    def predict(
+        self, examples: Sequence[Any], *, on_progress: Callable[[int], None] | None = None
+    ) -> dict[str, Prediction]:
         out = {}
         for ex in examples:
             text = ex.answers[0].text if ex.answers and "nation" not in ex.question else ""
@@ -47,9 +53,17 @@ def _document(perturbed: bool, variants: int = 1) -> dict[str, Any]:
         for k in range(1, variants + 1):
             qa = {"id": qid, "question": question, "answers": answers, "is_impossible": answer is None}
             if perturbed:
-                qa.update(id=f"{qid}-v{k}", source_id=qid, question=changed if k == 1 else changed.replace("?", " then?"), original_question=question)
+                qa.update(
+                    id=f"{qid}-v{k}",
+                    source_id=qid,
+                    question=changed if k == 1 else changed.replace("?", " then?"),
+                    original_question=question,
+                )
             qas.append(qa)
-    document: dict[str, Any] = {"version": "v2.0", "data": [{"title": "Normans", "paragraphs": [{"context": CONTEXT, "qas": qas}]}]}
+    document: dict[str, Any] = {
+        "version": "v2.0",
+        "data": [{"title": "Normans", "paragraphs": [{"context": CONTEXT, "qas": qas}]}],
+    }
     if perturbed:
         document["signature"] = f"recipe:qads@1.1|variants:{variants}|seed:13|robustqa:0.1.0"
     return document
@@ -73,14 +87,18 @@ def test_the_report_page_fits_a_1280_pixel_window(tmp_path: Path, chromium: tupl
     driver, _ = chromium
     runs = _runs(tmp_path)
     page = tmp_path / "report.html"
-    result = CliRunner().invoke(cli, ["report", *map(str, runs), "--format", "html", "--output", str(page)], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli, ["report", *map(str, runs), "--format", "html", "--output", str(page)], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     driver.set_window_size(1280, 900)
     driver.get(page.as_uri())
     viewport = driver.execute_script("return document.documentElement.clientWidth")
     assert 1100 <= viewport <= 1280
     assert driver.execute_script("return document.documentElement.scrollWidth") <= viewport
-    chart_right = driver.execute_script("const r = document.querySelector('img').getBoundingClientRect(); return r.right")
+    chart_right = driver.execute_script(
+        "const r = document.querySelector('img').getBoundingClientRect(); return r.right"
+    )
     assert chart_right <= viewport
     box = driver.execute_script("const b = document.querySelector('.table-box'); return [b.scrollWidth, b.clientWidth]")
     assert box[1] <= viewport  # the table's own box scrolls, not the page

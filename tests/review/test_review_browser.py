@@ -63,7 +63,11 @@ class Page:
 
     @property
     def item_id(self) -> str | None:
-        return None if self.element("item").get_attribute("hidden") is not None else self.element("item").get_attribute("data-id")
+        return (
+            None
+            if self.element("item").get_attribute("hidden") is not None
+            else self.element("item").get_attribute("data-id")
+        )
 
     @property
     def status(self) -> str:
@@ -76,7 +80,10 @@ class Page:
     def decide(self, key: str, *, expect_done: int, total: int) -> None:
         shown = self.item_id
         self.press(key)
-        wait_for(lambda: self.progress == f"{expect_done} / {total}" and self.item_id != shown, f"decision {key!r} on {shown} to be recorded")
+        wait_for(
+            lambda: self.progress == f"{expect_done} / {total}" and self.item_id != shown,
+            f"decision {key!r} on {shown} to be recorded",
+        )
 
     def marks(self, element_id: str) -> list[str]:
         return [m.text for m in self.element(element_id).find_elements(self.by.TAG_NAME, "mark")]
@@ -87,7 +94,9 @@ def check_shown(page: Page, questions: dict[str, dict[str, Any]]) -> None:
     qa = questions[page.item_id]
     assert page.element("original").text == qa["original_question"]
     assert page.element("perturbed").text == qa["question"]
-    assert page.marks("perturbed") == [s["replacement"] for s in sorted(qa["substitutions"], key=lambda s: s["new_start"])]
+    assert page.marks("perturbed") == [
+        s["replacement"] for s in sorted(qa["substitutions"], key=lambda s: s["new_start"])
+    ]
     assert page.marks("original") == [s["original"] for s in sorted(qa["substitutions"], key=lambda s: s["start"])]
     answer = page.element("answer").text
     if qa["is_impossible"]:
@@ -101,11 +110,24 @@ def check_shown(page: Page, questions: dict[str, dict[str, Any]]) -> None:
 
 
 @contextmanager
-def serving(console_script: str, built: Path, decisions: Path, reviewer: str = "ann") -> Iterator[tuple[subprocess.Popen[str], str, list[str]]]:
+def serving(
+    console_script: str, built: Path, decisions: Path, reviewer: str = "ann"
+) -> Iterator[tuple[subprocess.Popen[str], str, list[str]]]:
     """`robustqa review` as a user runs it, on a free port; yields the process, the URL and its output so far."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
-        [console_script, "review", str(built), "--reviewer", reviewer, "--decisions", str(decisions), "--port", "0", "--no-browser"],
+        [
+            console_script,
+            "review",
+            str(built),
+            "--reviewer",
+            reviewer,
+            "--decisions",
+            str(decisions),
+            "--port",
+            "0",
+            "--no-browser",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -148,14 +170,19 @@ def port_is_closed(url: str) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) != 0
 
 
-def test_served_review_with_the_keyboard_then_resumed(built_file: Path, console_script: str, chromium: tuple[Any, Path], tmp_path: Path) -> None:
+def test_served_review_with_the_keyboard_then_resumed(
+    built_file: Path, console_script: str, chromium: tuple[Any, Path], tmp_path: Path
+) -> None:
     driver, _ = chromium
     page = Page(driver)
     questions = built_questions(built_file)
     total = len(questions)
     decisions_path = tmp_path / "ann.json"
     with serving(console_script, built_file, decisions_path) as (process, url, lines):
-        assert f"reviewing {total} changed questions of {built_file.name} (shuffled order) as ann; 0 decided so far" in lines[0]
+        assert (
+            f"reviewing {total} changed questions of {built_file.name} (shuffled order) as ann; 0 decided so far"
+            in lines[0]
+        )
         page.open(url)
         assert page.progress == f"0 / {total}"
         seen = []
@@ -173,7 +200,10 @@ def test_served_review_with_the_keyboard_then_resumed(built_file: Path, console_
         wait_for(lambda: page.item_id == seen[2], "two steps back")
         assert page.element("current").text == "decided: rejected (ungrammatical)"
         assert stop(process) == 0
-        assert wait_for(lambda: any(line == f"stopped: 4 / {total} decided, saved in {decisions_path}\n" for line in lines), "the closing line")
+        assert wait_for(
+            lambda: any(line == f"stopped: 4 / {total} decided, saved in {decisions_path}\n" for line in lines),
+            "the closing line",
+        )
         assert port_is_closed(url)
 
     saved = json.loads(decisions_path.read_text(encoding="utf-8"))
@@ -181,7 +211,12 @@ def test_served_review_with_the_keyboard_then_resumed(built_file: Path, console_
     assert saved["dataset"]["sha256"] == hashlib.sha256(built_file.read_bytes()).hexdigest()
     assert saved["dataset"]["items"] == total and saved["order"] == "shuffled"
     got = [(d["id"], d["decision"], d["reason"]) for d in saved["decisions"]]
-    assert got == [(seen[0], "accepted", None), (seen[1], "rejected", "meaning_changed"), (seen[2], "rejected", "ungrammatical"), (seen[3], "accepted", None)]
+    assert got == [
+        (seen[0], "accepted", None),
+        (seen[1], "rejected", "meaning_changed"),
+        (seen[2], "rejected", "ungrammatical"),
+        (seen[3], "accepted", None),
+    ]
     for d in saved["decisions"]:
         qa = questions[d["id"]]
         assert (d["original"], d["perturbed"]) == (qa["original_question"], qa["question"])
@@ -204,14 +239,28 @@ def test_served_review_with_the_keyboard_then_resumed(built_file: Path, console_
 
     # the same file under another reviewer's name is refused, in one line
     refused = subprocess.run(
-        [console_script, "review", str(built_file), "--reviewer", "bob", "--decisions", str(decisions_path), "--port", "0", "--no-browser"],
+        [
+            console_script,
+            "review",
+            str(built_file),
+            "--reviewer",
+            "bob",
+            "--decisions",
+            str(decisions_path),
+            "--port",
+            "0",
+            "--no-browser",
+        ],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert refused.returncode == 2
-    assert refused.stderr == f"robustqa: error: {decisions_path}: these decisions are ann's, not bob's; give another decisions file for bob, or the reviewer name ann\n"
+    assert (
+        refused.stderr
+        == f"robustqa: error: {decisions_path}: these decisions are ann's, not bob's; give another decisions file for bob, or the reviewer name ann\n"
+    )
 
 
 def test_every_item_of_the_page_shows_its_record(built_file: Path, chromium: tuple[Any, Path], tmp_path: Path) -> None:
@@ -230,11 +279,15 @@ def test_every_item_of_the_page_shows_its_record(built_file: Path, chromium: tup
         page.press("right")
         wait_for(lambda: page.item_id != shown[-1], "the next question")
     assert sorted(shown) == sorted(questions)
-    assert any(questions[i]["is_impossible"] for i in shown), "the sample should include an unanswerable changed question"
+    assert any(questions[i]["is_impossible"] for i in shown), (
+        "the sample should include an unanswerable changed question"
+    )
     assert page.element("finished").is_displayed()
 
 
-def test_self_contained_page_keeps_decisions_and_downloads_them(built_file: Path, chromium: tuple[Any, Path], tmp_path: Path) -> None:
+def test_self_contained_page_keeps_decisions_and_downloads_them(
+    built_file: Path, chromium: tuple[Any, Path], tmp_path: Path
+) -> None:
     driver, downloads = chromium
     html_path = tmp_path / "review.html"
     result = CliRunner().invoke(cli, ["review", str(built_file), "--html", str(html_path)])
@@ -283,7 +336,9 @@ def test_self_contained_page_keeps_decisions_and_downloads_them(built_file: Path
     stats = CliRunner().invoke(cli, ["review", "--stats", str(saved[0])])
     assert stats.exit_code == 0, stats.output
     assert re.search(r"^carol\s+4\s+0\s+4\s+1\s+25\.0%", stats.stdout, re.MULTILINE)
-    filtered = CliRunner().invoke(cli, ["filter", str(built_file), "--validated", str(saved[0]), "--output", str(tmp_path / "validated.json")])
+    filtered = CliRunner().invoke(
+        cli, ["filter", str(built_file), "--validated", str(saved[0]), "--output", str(tmp_path / "validated.json")]
+    )
     assert filtered.exit_code == 0, filtered.output
     assert "accepted           1 (kept perturbed)" in filtered.stdout
 

@@ -37,17 +37,33 @@ def test_sentences_split_at_ends_but_not_after_initials_or_abbreviations() -> No
     # an answer across a sentence end shows both sentences
     start = context.index("1775")
     end = context.index("Smith") + 5
-    assert context[slice(*sentence_around(context, start, end))] == "The U.S. Army was founded in 1775. Mr. Smith led it!"
+    assert (
+        context[slice(*sentence_around(context, start, end))] == "The U.S. Army was founded in 1775. Mr. Smith led it!"
+    )
 
 
 def test_the_variants_of_a_question_are_reviewed_one_after_another(tmp_path: Path) -> None:
     out = tmp_path / "variants.json"
-    args = ["build-dataset", "--input", str(SAMPLE), "--output", str(out), "--recipe", "qads@1.1", "--set", "max_substitutions=1", "--variants", "3"]
+    args = [
+        "build-dataset",
+        "--input",
+        str(SAMPLE),
+        "--output",
+        str(out),
+        "--recipe",
+        "qads@1.1",
+        "--set",
+        "max_substitutions=1",
+        "--variants",
+        "3",
+    ]
     assert CliRunner().invoke(cli, args).exit_code == 0
     items = load_built(out).items
     sources = [item.source_id for item in items]
     runs = [source for k, source in enumerate(sources) if k == 0 or sources[k - 1] != source]
-    assert len(runs) == len(set(sources)) < len(items)  # each question's variants in one run, several with more than one
+    assert (
+        len(runs) == len(set(sources)) < len(items)
+    )  # each question's variants in one run, several with more than one
     assert runs == sorted(set(sources), key=order_rank)  # questions still in the seeded order
     assert all(item.id.startswith(item.source_id + "-v") for item in items)
 
@@ -55,7 +71,9 @@ def test_the_variants_of_a_question_are_reviewed_one_after_another(tmp_path: Pat
 def test_items_of_a_built_file(built_file: Path) -> None:
     review = load_built(built_file)
     document = json.loads(built_file.read_text(encoding="utf-8"))
-    changed = {qa["id"]: qa for a in document["data"] for p in a["paragraphs"] for qa in p["qas"] if "original_question" in qa}
+    changed = {
+        qa["id"]: qa for a in document["data"] for p in a["paragraphs"] for qa in p["qas"] if "original_question" in qa
+    }
     assert len(changed) >= 10
     assert sorted(item.id for item in review.items) == sorted(changed)
     # seeded shuffle: ranked by sha256 of the seed and the id
@@ -111,17 +129,25 @@ def test_bad_inputs_get_one_line(tmp_path: Path, built_file: Path, sample_path: 
     out = tmp_path / "review.html"
     not_squad = tmp_path / "not-squad.json"
     not_squad.write_text('{"questions": []}', encoding="utf-8")
-    assert_one_line_error(run("review", str(not_squad), "--html", str(out)), 2, "not a SQuAD file: no top-level 'data' list")
+    assert_one_line_error(
+        run("review", str(not_squad), "--html", str(out)), 2, "not a SQuAD file: no top-level 'data' list"
+    )
     not_json = tmp_path / "not.json"
     not_json.write_text("{", encoding="utf-8")
     assert_one_line_error(run("review", str(not_json), "--html", str(out)), 2, "not valid JSON")
-    assert_one_line_error(run("review", str(sample_path), "--html", str(out)), 2, f"{sample_path}: no changed questions to review")
+    assert_one_line_error(
+        run("review", str(sample_path), "--html", str(out)), 2, f"{sample_path}: no changed questions to review"
+    )
     assert_one_line_error(run("review", str(tmp_path / "absent.json"), "--html", str(out)), 2, "file not found")
     no_examples = tmp_path / "run"
     no_examples.mkdir()
     (no_examples / "report.json").write_text('{"models": []}', encoding="utf-8")
-    assert_one_line_error(run("review", str(no_examples), "--html", str(out)), 2, "not a run folder: examples.jsonl missing")
-    assert_one_line_error(run("review", str(built_file), "--html", str(tmp_path / "absent" / "review.html")), 5, "does not exist")
+    assert_one_line_error(
+        run("review", str(no_examples), "--html", str(out)), 2, "not a run folder: examples.jsonl missing"
+    )
+    assert_one_line_error(
+        run("review", str(built_file), "--html", str(tmp_path / "absent" / "review.html")), 5, "does not exist"
+    )
     assert not out.exists()
     # usage mistakes are click's usage errors (exit 2)
     assert run("review", str(built_file)).exit_code == 2
@@ -133,7 +159,11 @@ def test_bad_inputs_get_one_line(tmp_path: Path, built_file: Path, sample_path: 
 def test_files_with_edited_contexts_are_refused(tmp_path: Path, sample_path: Path) -> None:
     both = tmp_path / "both.json"
     assert run("build-dataset", "--input", str(sample_path), "--output", str(both), "--recipe", "both").exit_code == 0
-    assert_one_line_error(run("review", str(both), "--html", str(tmp_path / "r.html")), 2, "this file's contexts were edited; review covers question edits only")
+    assert_one_line_error(
+        run("review", str(both), "--html", str(tmp_path / "r.html")),
+        2,
+        "this file's contexts were edited; review covers question edits only",
+    )
 
 
 def test_broken_substitution_records_are_refused(tmp_path: Path, built_file: Path) -> None:
@@ -142,7 +172,11 @@ def test_broken_substitution_records_are_refused(tmp_path: Path, built_file: Pat
     qa["substitutions"][0]["new_start"] += 1
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(document), encoding="utf-8")
-    assert_one_line_error(run("review", str(broken), "--html", str(tmp_path / "r.html")), 2, f"question {qa['id']}: substitutions[0] does not match the question's text at its offsets")
+    assert_one_line_error(
+        run("review", str(broken), "--html", str(tmp_path / "r.html")),
+        2,
+        f"question {qa['id']}: substitutions[0] does not match the question's text at its offsets",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -157,15 +191,23 @@ def test_run_folder_puts_flipped_questions_first(real_run: Path, tmp_path: Path)
     assert review.path == Path(report["perturbed_file"]) and review.order == ORDER_FLIPS_FIRST
     flips = [item.flipped_by for item in review.items]
     assert flips[0] >= 1 and flips == sorted(flips, reverse=True)
-    examples = {e["id"]: e for e in map(json.loads, (real_run / "examples.jsonl").read_text(encoding="utf-8").splitlines())}
-    flipped_ids = {i for i, e in examples.items() if e["clean_exact"] == 1 and e["perturbed_exact"] == 0 and e["changed"]}
+    examples = {
+        e["id"]: e for e in map(json.loads, (real_run / "examples.jsonl").read_text(encoding="utf-8").splitlines())
+    }
+    flipped_ids = {
+        i for i, e in examples.items() if e["clean_exact"] == 1 and e["perturbed_exact"] == 0 and e["changed"]
+    }
     assert {item.id for item in review.items if item.flipped_by} == flipped_ids
     leading = [item for item in review.items if item.flipped_by]
     assert [i.id for i in leading] == sorted((i.id for i in leading), key=order_rank)
     for item in review.items:  # one model: each item carries its line's two predictions
         (note,) = item.notes
         example = examples[item.id]
-        assert (note.model, note.clean_prediction, note.perturbed_prediction) == (example["model"], example["clean_prediction"], example["perturbed_prediction"])
+        assert (note.model, note.clean_prediction, note.perturbed_prediction) == (
+            example["model"],
+            example["clean_prediction"],
+            example["perturbed_prediction"],
+        )
     # decisions made through the run folder are for its perturbed file
     assert review.sha256 == load_built(review.path).sha256
     result = run("review", str(real_run), "--html", str(tmp_path / "run.html"))

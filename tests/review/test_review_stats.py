@@ -32,8 +32,25 @@ from robustqa.review.stats import cohen_kappa, compute_stats
 from robustqa.stats import wilson_interval
 
 SHA = "ab" * 32
-POS = {"i0": ["NN"], "i1": ["VBD"], "i2": ["JJ"], "i3": ["RB"], "i4": ["NNS", "VB"], "i5": ["NN"], "i6": ["JJR"], "i7": ["VBZ"], "i8": ["NN", "JJ"], "i9": ["RBR"], "i10": ["IN"]}
-CODES = {"A": ("accepted", None), "M": ("rejected", "meaning_changed"), "G": ("rejected", "ungrammatical"), "S": ("skipped", None)}
+POS = {
+    "i0": ["NN"],
+    "i1": ["VBD"],
+    "i2": ["JJ"],
+    "i3": ["RB"],
+    "i4": ["NNS", "VB"],
+    "i5": ["NN"],
+    "i6": ["JJR"],
+    "i7": ["VBZ"],
+    "i8": ["NN", "JJ"],
+    "i9": ["RBR"],
+    "i10": ["IN"],
+}
+CODES = {
+    "A": ("accepted", None),
+    "M": ("rejected", "meaning_changed"),
+    "G": ("rejected", "ungrammatical"),
+    "S": ("skipped", None),
+}
 ANN = ["A", "A", "A", "A", "A", "A", "A", "M", "M", "G", "S"]
 BOB = ["A", "A", "A", "A", "A", "M", "A", "M", "G", "G", "A"]
 
@@ -43,8 +60,31 @@ def write_decisions(path: Path, reviewer: str, codes: list[str], *, sha: str = S
     for index, code in enumerate(codes):
         item = f"i{index}"
         decision, reason = CODES[code]
-        subs = [{"start": 0, "end": 1, "new_start": 0, "new_end": 1, "original": "w", "replacement": "v", "pos": tag, "synset": "x.n.01", "confidence": 1.0} for tag in POS[item]]
-        decisions.append({"id": item, "decision": decision, "reason": reason, "original": f"question {item}?", "perturbed": f"question {item}!", "substitutions": subs, "at": "2025-01-01T00:00:00Z"})
+        subs = [
+            {
+                "start": 0,
+                "end": 1,
+                "new_start": 0,
+                "new_end": 1,
+                "original": "w",
+                "replacement": "v",
+                "pos": tag,
+                "synset": "x.n.01",
+                "confidence": 1.0,
+            }
+            for tag in POS[item]
+        ]
+        decisions.append(
+            {
+                "id": item,
+                "decision": decision,
+                "reason": reason,
+                "original": f"question {item}?",
+                "perturbed": f"question {item}!",
+                "substitutions": subs,
+                "at": "2025-01-01T00:00:00Z",
+            }
+        )
     document = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -100,11 +140,21 @@ def test_cohen_kappa_by_hand() -> None:
 
 
 def test_compute_stats_by_hand(tmp_path: Path) -> None:
-    files = [read_decisions(write_decisions(tmp_path / "ann.json", "ann", ANN)), read_decisions(write_decisions(tmp_path / "bob.json", "bob", BOB))]
+    files = [
+        read_decisions(write_decisions(tmp_path / "ann.json", "ann", ANN)),
+        read_decisions(write_decisions(tmp_path / "bob.json", "bob", BOB)),
+    ]
     stats = compute_stats(files)
     ann, bob = stats.reviewers
     # ann: 11 decided, 1 skipped, 10 judged, 7 accepted, 2 meaning changed, 1 ungrammatical
-    assert (ann.decided, ann.skipped, ann.judged, ann.accepted, ann.meaning_changed, ann.ungrammatical) == (11, 1, 10, 7, 2, 1)
+    assert (ann.decided, ann.skipped, ann.judged, ann.accepted, ann.meaning_changed, ann.ungrammatical) == (
+        11,
+        1,
+        10,
+        7,
+        2,
+        1,
+    )
     assert ann.interval == pytest.approx((0.396778, 0.892209), abs=2e-6)
     # bob: 11 judged, 7 accepted (i0-i4, i6, i10); Wilson of 7/11:
     #   centre (0.636364 + 3.841459/22)/(1 + 3.841459/11) = 0.810976/1.349224 = 0.601068
@@ -119,7 +169,13 @@ def test_compute_stats_by_hand(tmp_path: Path) -> None:
     assert (combined.judged, combined.accepted, combined.meaning_changed, combined.ungrammatical) == (11, 7, 3, 2)
     # by part of speech (combined): noun i0 i4 i5 i8 (rejected i5 i8), verb i1 i4 i7 (i7), adjective i2 i6 i8 (i8),
     # adverb i3 i9 (i9), other i10 (none)
-    assert [(p.pos, p.judged, p.rejected) for p in stats.by_pos] == [("noun", 4, 2), ("verb", 3, 1), ("adjective", 3, 1), ("adverb", 2, 1), ("other", 1, 0)]
+    assert [(p.pos, p.judged, p.rejected) for p in stats.by_pos] == [
+        ("noun", 4, 2),
+        ("verb", 3, 1),
+        ("adjective", 3, 1),
+        ("adverb", 2, 1),
+        ("other", 1, 0),
+    ]
     (agreement,) = stats.agreements
     assert (agreement.questions, agreement.agreed) == (10, 8)  # i10 is skipped by ann
     assert agreement.kappa3 == pytest.approx(0.6153846, abs=1e-7)
@@ -131,7 +187,12 @@ def test_single_reviewer_stats(tmp_path: Path) -> None:
     assert stats.combined is None and stats.agreements == ()
     # ann alone, i10 skipped: noun i0 i4 i5 i8 (rejected i8), verb i1 i4 i7 (i7), adjective i2 i6 i8 (i8), adverb i3 i9 (i9);
     # no judged question has an "other" substitution, so that row is left out
-    assert [(p.pos, p.judged, p.rejected) for p in stats.by_pos] == [("noun", 4, 1), ("verb", 3, 1), ("adjective", 3, 1), ("adverb", 2, 1)]
+    assert [(p.pos, p.judged, p.rejected) for p in stats.by_pos] == [
+        ("noun", 4, 1),
+        ("verb", 3, 1),
+        ("adjective", 3, 1),
+        ("adverb", 2, 1),
+    ]
 
 
 def run(*args: str):
@@ -160,12 +221,19 @@ def test_stats_refuses_mixed_datasets_and_bad_files(tmp_path: Path) -> None:
     other = write_decisions(tmp_path / "other.json", "bob", BOB, sha="cd" * 32)
     result = run("review", "--stats", str(ann), str(other))
     assert result.exit_code == 2
-    assert result.stderr.count("\n") == 1 and "decisions for different datasets" in result.stderr and "other.json" in result.stderr
+    assert (
+        result.stderr.count("\n") == 1
+        and "decisions for different datasets" in result.stderr
+        and "other.json" in result.stderr
+    )
     not_decisions = tmp_path / "x.json"
     not_decisions.write_text('{"data": []}', encoding="utf-8")
     result = run("review", "--stats", str(not_decisions))
     assert result.exit_code == 2
-    assert result.stderr == f'robustqa: error: {not_decisions}: not a decisions file (no "format": "robustqa-review-decisions"); give a decisions file written by `robustqa review` (or saved from its page)\n'
+    assert (
+        result.stderr
+        == f'robustqa: error: {not_decisions}: not a decisions file (no "format": "robustqa-review-decisions"); give a decisions file written by `robustqa review` (or saved from its page)\n'
+    )
     broken = json.loads(ann.read_text())
     broken["decisions"][3]["reason"] = "too long"
     (tmp_path / "broken.json").write_text(json.dumps(broken))

@@ -33,7 +33,12 @@ def decide(built: Path, path: Path, reviewer: str, codes: str) -> list[str]:
     """Decide the first questions in review order (A accept, M/G reject, S skip); the ids, in that order."""
     review = load_built(built)
     log = DecisionLog(review, reviewer, path)
-    table = {"A": ("accepted", None), "M": ("rejected", "meaning_changed"), "G": ("rejected", "ungrammatical"), "S": ("skipped", None)}
+    table = {
+        "A": ("accepted", None),
+        "M": ("rejected", "meaning_changed"),
+        "G": ("rejected", "ungrammatical"),
+        "S": ("skipped", None),
+    }
     for item, code in zip(review.items, codes):
         log.decide(item.id, *table[code])
     return [item.id for item in review.items]
@@ -51,11 +56,17 @@ def test_filter_keeps_accepted_and_reverts_the_rest(built_file: Path, tmp_path: 
     out = tmp_path / "validated.json"
     result = run("filter", str(built_file), "--validated", str(ann), "--output", str(out))
     assert result.exit_code == 0, result.output
-    assert f"accepted           1 (kept perturbed)\n  rejected           1 (reverted to the original question)\n  unreviewed         {total - 2} (reverted" in result.stdout
+    assert (
+        f"accepted           1 (kept perturbed)\n  rejected           1 (reverted to the original question)\n  unreviewed         {total - 2} (reverted"
+        in result.stdout
+    )
     before, after = questions(built_file), questions(out)
     assert list(before) == list(after)
     accepted, rejected, skipped = (after[i] for i in ids[:3])
-    assert accepted["question"] == before[ids[0]]["question"] and accepted["original_question"] == before[ids[0]]["original_question"]
+    assert (
+        accepted["question"] == before[ids[0]]["question"]
+        and accepted["original_question"] == before[ids[0]]["original_question"]
+    )
     assert accepted["review"] == {"status": "accepted", "reviewers": ["ann"]}
     assert rejected["question"] == before[ids[1]]["original_question"]
     assert "original_question" not in rejected and "substitutions" not in rejected
@@ -74,7 +85,9 @@ def test_filter_keeps_accepted_and_reverts_the_rest(built_file: Path, tmp_path: 
             assert qa == before[qid]  # unchanged questions are left alone
     document = json.loads(out.read_text(encoding="utf-8"))
     sha12 = hashlib.sha256(ann.read_bytes()).hexdigest()[:12]
-    assert document["signature"].endswith(f"|validated:{sha12}|accepted:1|rejected:1|unreviewed:{total - 2}|robustqa:0.1.0")
+    assert document["signature"].endswith(
+        f"|validated:{sha12}|accepted:1|rejected:1|unreviewed:{total - 2}|robustqa:0.1.0"
+    )
     assert document["signature"].startswith(json.loads(built_file.read_text())["signature"].rsplit("|robustqa:", 1)[0])
     assert document["robustqa"]["review"]["reviewed_sha256"] == hashlib.sha256(built_file.read_bytes()).hexdigest()
     assert document["robustqa"]["review"]["counts"] == {"accepted": 1, "rejected": 1, "unreviewed": total - 2}
@@ -131,7 +144,10 @@ def test_decisions_for_another_dataset_are_refused(built_file: Path, tmp_path: P
     assert not out.exists()
     result = run(*[a if a != "13" else "14" for a in BUILD_ARGS], "--output", str(out), "--validated", str(ann))
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
-    assert f"made for another dataset ({built_file.name} with sha256 {sha[:12]}), not this build of out.json" in result.stderr
+    assert (
+        f"made for another dataset ({built_file.name} with sha256 {sha[:12]}), not this build of out.json"
+        in result.stderr
+    )
     assert not out.exists()
     # serving the other file with these decisions is refused too
     result = run("review", str(other), "--reviewer", "ann", "--decisions", str(ann), "--no-browser", "--port", "0")
@@ -179,7 +195,9 @@ def server(built_file: Path, tmp_path: Path) -> Iterator[ReviewServer]:
 
 def request(server: ReviewServer, path: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, str]:
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(server.url.rstrip("/") + path, data=data, headers={"Content-Type": "application/json", **(headers or {})})
+    req = urllib.request.Request(
+        server.url.rstrip("/") + path, data=data, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as response:
             return response.status, response.read().decode()
@@ -195,7 +213,9 @@ def test_server_accepts_only_its_own_page(server: ReviewServer) -> None:
     token = {"X-Review-Token": server.token}
     assert request(server, "/decide", {"id": item, "decision": "accepted"})[0] == 403  # no token
     assert request(server, "/decide", {"id": item, "decision": "accepted"}, {"X-Review-Token": "guess"})[0] == 403
-    assert request(server, "/decide", {"id": item, "decision": "accepted"}, {**token, "Host": "evil.example:80"})[0] == 403
+    assert (
+        request(server, "/decide", {"id": item, "decision": "accepted"}, {**token, "Host": "evil.example:80"})[0] == 403
+    )
     assert request(server, "/", headers={"Host": "evil.example"})[0] == 403
     status, body = request(server, "/decide", {"id": item, "decision": "rejected"}, token)
     assert status == 400 and "a rejection needs a reason" in json.loads(body)["error"]

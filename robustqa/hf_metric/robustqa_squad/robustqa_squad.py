@@ -74,7 +74,9 @@ class RobustqaSquad(evaluate.Metric):
                     "predictions": prediction,
                     "references": {
                         "id": datasets.Value("string"),
-                        "answers": datasets.Sequence({"text": datasets.Value("string"), "answer_start": datasets.Value("int32")}),
+                        "answers": datasets.Sequence(
+                            {"text": datasets.Value("string"), "answer_start": datasets.Value("int32")}
+                        ),
                     },
                 }
             ),

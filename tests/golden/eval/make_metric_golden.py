@@ -40,7 +40,11 @@ def synthetic_predictions(data: dict) -> tuple[dict[str, str], dict[str, float]]
             context = paragraph["context"]
             words = context.split()
             for qa in paragraph["qas"]:
-                golds = [a["text"] for a in qa["answers"]] or [a["text"] for a in qa.get("plausible_answers", [])] or ["nothing"]
+                golds = (
+                    [a["text"] for a in qa["answers"]]
+                    or [a["text"] for a in qa.get("plausible_answers", [])]
+                    or ["nothing"]
+                )
                 gold = rng.choice(golds)
                 kind = rng.randrange(7)
                 if kind == 0:
@@ -81,9 +85,7 @@ def main(data_path: str) -> None:
     reference = {
         "produced_by": f"transformers {__import__('transformers').__version__} squad_metrics.squad_evaluate",
         "data": Path(data_path).name,
-        "with_na_probs": {
-            str(t): dict(squad_metrics.squad_evaluate(examples, preds, na_probs, t)) for t in THRESHOLDS
-        },
+        "with_na_probs": {str(t): dict(squad_metrics.squad_evaluate(examples, preds, na_probs, t)) for t in THRESHOLDS},
         # without a no-answer file the port still adds best_* (the official script does not): tests drop them
         "without_na_probs": dict(squad_metrics.squad_evaluate(examples, preds)),
     }
@@ -115,8 +117,10 @@ def check_run(run_dir: str, clean_file: str) -> int:
             expected = squad_metrics.squad_evaluate(examples, preds, odds, thresh)
             diff = max(abs(entry[role][k] - expected[k]) for k in expected)
             worst = max(worst, diff)
-            print(f"{entry['model']} {role}: {len(expected)} keys, max |report - reference| = {diff:.3g}; "
-                  f"exact {expected['exact']:.4f} f1 {expected['f1']:.4f}")
+            print(
+                f"{entry['model']} {role}: {len(expected)} keys, max |report - reference| = {diff:.3g}; "
+                f"exact {expected['exact']:.4f} f1 {expected['f1']:.4f}"
+            )
     return 0 if worst <= 1e-9 else 1
 
 
