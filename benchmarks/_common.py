@@ -78,7 +78,8 @@ def write_section(script: str, output: str, *, argv: list[str], load_before: flo
             "",
             purpose,
             "",
-            f"`{portable(command)}` on {time.strftime('%Y-%m-%d')} ({version}); {os.cpu_count()} CPUs, 1-minute load average "
+            f"`{portable(command)}` on {time.strftime('%Y-%m-%d')} ({version}); {os.cpu_count()} CPUs, "
+            "1-minute load average "
             f"{load_before:.1f} when it started, {os.getloadavg()[0]:.1f} when it ended; {seconds:.0f} s.",
             "",
             "```text",

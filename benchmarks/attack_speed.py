@@ -115,7 +115,8 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="robustqa-attack-speed-"))
     try:
         print(
-            f"{len(examples)} held-out questions, {MODEL.name}, recipe {recipe.ident} (penalised edits included, up to 3 words), "
+            f"{len(examples)} held-out questions, {MODEL.name}, recipe {recipe.ident} "
+            "(penalised edits included, up to 3 words), "
             f"budget {budget}, batch {args.batch_size}, "
             f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}",
             flush=True,
@@ -136,13 +137,15 @@ def main() -> None:
                 flipped = sum(1 for r in results if r.status == "succeeded")
                 attempted = sum(1 for r in results if r.attempted)
                 print(
-                    f"{queries_run} model queries ({len(examples)} clean questions, {queries_run - len(examples)} variants of the "
+                    f"{queries_run} model queries ({len(examples)} clean questions, "
+                    f"{queries_run - len(examples)} variants of the "
                     f"{attempted} questions right on clean; {flipped} flipped), {bare.windows} windows",
                     flush=True,
                 )
             times["bare"].append(bare.run())
             print(
-                f"  round {rep + 1}: attack {seconds:.1f} s (forward passes {forward:.1f} s), bare {times['bare'][-1]:.1f} s",
+                f"  round {rep + 1}: attack {seconds:.1f} s (forward passes {forward:.1f} s), "
+                f"bare {times['bare'][-1]:.1f} s",
                 flush=True,
             )
         assert bare is not None
@@ -154,10 +157,14 @@ def main() -> None:
         print(f"ratio attack / bare: {med['attack'] / med['bare']:.2f}x (target <= 1.3x)")
         rest = med["attack"] - med["attack_forward"]
         print(
-            f"where the attack's time goes: forward passes {med['attack_forward']:.1f} s ({100 * med['attack_forward'] / med['attack']:.0f}%; "
-            f"its batches are cut per round and per cache chunk), everything else {rest:.1f} s ({100 * rest / med['attack']:.0f}%: "
-            f"tokenizing, search spaces, decoding, margins, cache); tokenizing all the queries alone takes {bare.tokenize_seconds:.1f} s "
-            f"({100 * bare.tokenize_seconds / med['attack']:.0f}% of the attack), the most that reusing the contexts' tokenization could save"
+            f"where the attack's time goes: forward passes {med['attack_forward']:.1f} s "
+            f"({100 * med['attack_forward'] / med['attack']:.0f}%; "
+            "its batches are cut per round and per cache chunk), "
+            f"everything else {rest:.1f} s ({100 * rest / med['attack']:.0f}%: "
+            "tokenizing, search spaces, decoding, margins, cache); "
+            f"tokenizing all the queries alone takes {bare.tokenize_seconds:.1f} s "
+            f"({100 * bare.tokenize_seconds / med['attack']:.0f}% of the attack), "
+            "the most that reusing the contexts' tokenization could save"
         )
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -193,20 +193,25 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     if not same:
         print(f"    claimed only: {sorted(claimed - confirmed)}; confirmed only: {sorted(confirmed - claimed)}")
     print(
-        f"  per success: {record['edits_per_success']} edits (histogram {record['edits_histogram']}), {record['queries_per_success']} queries "
+        f"  per success: {record['edits_per_success']} edits (histogram {record['edits_histogram']}), "
+        f"{record['queries_per_success']} queries "
         f"to the flip (median {record['queries_per_success_median']}), {record['queries_spent_per_success']} spent"
     )
     print(
-        f"  not attacked: {len(record['not_attacked']['wrong-on-clean'])} wrong on clean, {len(record['not_attacked']['right-by-a-hair'])} right by "
+        f"  not attacked: {len(record['not_attacked']['wrong-on-clean'])} wrong on clean, "
+        f"{len(record['not_attacked']['right-by-a-hair'])} right by "
         f"less than the flip margin"
     )
     print(
-        f"  ceiling: of the {attempted} questions right on clean, {no_edit} have no word {recipe} may change (unpenalised), so at most "
-        f"{attempted - no_edit} can flip under any search (ceiling / static: {times(attempted - no_edit, len(static_flips))}); "
+        f"  ceiling: of the {attempted} questions right on clean, {no_edit} have no word {recipe} may change "
+        "(unpenalised), so at most "
+        f"{attempted - no_edit} can flip under any search "
+        f"(ceiling / static: {times(attempted - no_edit, len(static_flips))}); "
         f"searches without a flip ended: {record['stops']}"
     )
     print(
-        f"  of the attack's flips, {len(claimed & static_flips)} are also static flips, {len(claimed - static_flips)} are new; "
+        f"  of the attack's flips, {len(claimed & static_flips)} are also static flips, "
+        f"{len(claimed - static_flips)} are new; "
         f"static flips the attack does not claim: {len(static_flips - claimed)}"
     )
     curve = {p["budget"]: p["succeeded"] for p in record["curve"]}
@@ -235,7 +240,8 @@ def compare(recipe: str, n: str, work: Path) -> dict:
         ratio = times(len(flips), len(static_flips))
         wider_flips[" ".join(extra)] = len(flips)
         print(
-            f"  attack with {' '.join(extra)} ({label}): {len(flips)} flipped of {wide['attempted']} ({wide['no_valid_edit']} with no valid edit); "
+            f"  attack with {' '.join(extra)} ({label}): {len(flips)} flipped of {wide['attempted']} "
+            f"({wide['no_valid_edit']} with no valid edit); "
             f"attack / static: {ratio}; {len(static_flips - flips)} static flips not among them"
         )
     return {
@@ -265,7 +271,8 @@ def main() -> None:
     try:
         n = str(args.limit)
         print(
-            f"{MODEL.name}, first {args.limit} held-out questions ({DATA.name}); recipes {', '.join([recipe, *args.compare])}",
+            f"{MODEL.name}, first {args.limit} held-out questions ({DATA.name}); "
+            f"recipes {', '.join([recipe, *args.compare])}",
             flush=True,
         )
         results = []
@@ -275,7 +282,8 @@ def main() -> None:
         default = results[0]
         print()
         print(
-            f"each attack against the static flips of {default['recipe']} (the default recipe) on the same questions ({default['static']}):"
+            f"each attack against the static flips of {default['recipe']} (the default recipe) "
+            f"on the same questions ({default['static']}):"
         )
         for r in results:
             searches = {"default": r["record"]["succeeded"], **r["wider"]}
@@ -322,8 +330,10 @@ def main() -> None:
         ratio = times(full["succeeded"], len(static_all))
         print()
         print(
-            f"all {full['questions']} held-out questions, {recipe}: attack {full['succeeded']} flipped of {full['attempted']} right on clean "
-            f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); static {len(static_all)}; "
+            f"all {full['questions']} held-out questions, {recipe}: "
+            f"attack {full['succeeded']} flipped of {full['attempted']} right on clean "
+            f"({full['success_rate']:.1f}% [{low:.1f}, {high:.1f}]; {full['no_valid_edit']} with no valid edit); "
+            f"static {len(static_all)}; "
             f"attack / static {ratio}"
         )
 
@@ -376,7 +386,8 @@ def main() -> None:
         POOL.parent.mkdir(parents=True, exist_ok=True)
         POOL.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
         print(
-            f"blind-review pool ({recipe}): {len(items)} flipped questions ({note}), shuffled -> {POOL.relative_to(REPO)}"
+            f"blind-review pool ({recipe}): {len(items)} flipped questions ({note}), "
+            f"shuffled -> {POOL.relative_to(REPO)}"
         )
     finally:
         shutil.rmtree(work, ignore_errors=True)

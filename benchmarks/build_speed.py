@@ -163,7 +163,8 @@ def report(args: argparse.Namespace) -> None:
             rates[tool, kind] = n / statistics.median(seconds)
             label = tool + (" build" if tool.startswith("robustqa") else " SynonymAug")
             print(
-                f"  {label:<40} {kind:>12}: {rates[tool, kind]:8,.0f} questions/s   (runs: {', '.join(f'{s:.2f}s' for s in seconds)})"
+                f"  {label:<40} {kind:>12}: {rates[tool, kind]:8,.0f} questions/s   "
+                f"(runs: {', '.join(f'{s:.2f}s' for s in seconds)})"
             )
     for tool in tools[:-1]:
         for kind in ("loop", "with loading", "cpu"):
@@ -172,10 +173,13 @@ def report(args: argparse.Namespace) -> None:
             )
     for label, values in walls.items():
         print(
-            f"  whole `robustqa build-dataset --recipe {label.split(',')[0]}` command, process start included,{label.split(',')[1]}: median {statistics.median(values):.1f} s (runs: {', '.join(f'{w:.1f}s' for w in values)}; target < 20 s)"
+            f"  whole `robustqa build-dataset --recipe {label.split(',')[0]}` command, "
+            f"process start included,{label.split(',')[1]}: median {statistics.median(values):.1f} s "
+            f"(runs: {', '.join(f'{w:.1f}s' for w in values)}; target < 20 s)"
         )
     print(
-        f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} on {os.cpu_count()} CPUs (other work on the machine slows both tools)"
+        f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} "
+        f"on {os.cpu_count()} CPUs (other work on the machine slows both tools)"
     )
 
 

@@ -106,19 +106,22 @@ def report(state: str, results: dict[int, list[tuple[float, float, str, float]]]
         medians[workers] = (statistics.median(walls), statistics.median(builds), statistics.median(r[3] for r in rows))
         print(
             f"  --workers {workers}: command {medians[workers][0]:.1f} s, build {medians[workers][1]:.2f} s, "
-            f"CPU time of all processes {medians[workers][2]:.1f} s (medians; command runs {', '.join(f'{w:.1f}' for w in walls)}; "
+            f"CPU time of all processes {medians[workers][2]:.1f} s "
+            f"(medians; command runs {', '.join(f'{w:.1f}' for w in walls)}; "
             f"build runs {', '.join(f'{b:.2f}' for b in builds)})"
         )
     one, many = medians[1], medians[n]
     print(f"  speed-up, whole command: {one[0] / many[0]:.2f}x; build only: {one[1] / many[1]:.2f}x   (target >= 1.7x)")
     # with idle cores the wall time of N workers is about their CPU time / N: the speed-up the split allows
     print(
-        f"  speed-up the split allows on idle cores (CPU time 1 worker / (CPU time {n} workers / {n})): {one[2] / (many[2] / n):.2f}x"
+        f"  speed-up the split allows on idle cores (CPU time 1 worker / (CPU time {n} workers / {n})): "
+        f"{one[2] / (many[2] / n):.2f}x"
     )
     digests = {r[2] for rows in results.values() for r in rows}
     print(f"  outputs byte-identical across all runs: {'yes' if len(digests) == 1 else 'NO'}")
     print(
-        f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} (other work on the machine competes for the same CPUs)"
+        f"  1-minute load average after each repetition: {', '.join(f'{x:.1f}' for x in loads)} "
+        "(other work on the machine competes for the same CPUs)"
     )
 
 

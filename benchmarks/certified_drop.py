@@ -160,9 +160,13 @@ def main() -> None:
     with recorded(__file__):
         for model in MODELS:
             print(
-                f"{model.name} on {HELDOUT.name} (1,494 questions, 4 articles it never saw); official SQuAD 2.0 F1, points"
+                f"{model.name} on {HELDOUT.name} (1,494 questions, 4 articles it never saw); "
+                "official SQuAD 2.0 F1, points"
             )
-            header = f"{'set':<12} {'clean F1':>8} {'questions':>9} {'variants':>8} {'ΔF1 changed answerable':>26} {'worst-of-K, answerable':>26} {'mean-of-K, answerable':>26}"
+            header = (
+                f"{'set':<12} {'clean F1':>8} {'questions':>9} {'variants':>8} {'ΔF1 changed answerable':>26} "
+                f"{'worst-of-K, answerable':>26} {'mean-of-K, answerable':>26}"
+            )
             print(header)
             first_run: Path | None = None
             for name, path in built.items():
@@ -175,15 +179,21 @@ def main() -> None:
                 mean = (variants or {}).get("mean", {}).get("drop") or changed
                 questions = (variants or {}).get("questions", changed["questions"])
                 print(
-                    f"{name:<12} {entry['clean']['f1']:>8.2f} {questions:>9,} {changed['questions']:>8,} {interval(changed['HasAns_f1'], changed['HasAns_f1_ci']):>26}"
-                    f" {interval(worst['HasAns_f1'], worst['HasAns_f1_ci']):>26} {interval(mean['HasAns_f1'], mean['HasAns_f1_ci']):>26}"
+                    f"{name:<12} {entry['clean']['f1']:>8.2f} {questions:>9,} {changed['questions']:>8,} "
+                    f"{interval(changed['HasAns_f1'], changed['HasAns_f1_ci']):>26}"
+                    f" {interval(worst['HasAns_f1'], worst['HasAns_f1_ci']):>26} "
+                    f"{interval(mean['HasAns_f1'], mean['HasAns_f1_ci']):>26}"
                 )
                 if name == "certified@1":
                     flipped, right = attack_success(entry, run_dir)
                     low, high = wilson_interval(flipped, right)
-                    certified_attack = f"{flipped} / {right} = {100 * flipped / max(right, 1):.1f}% [{100 * low:.1f}%, {100 * high:.1f}%]"
+                    certified_attack = (
+                        f"{flipped} / {right} = {100 * flipped / max(right, 1):.1f}% "
+                        f"[{100 * low:.1f}%, {100 * high:.1f}%]"
+                    )
             print(
-                f"attack over the certified space (every certified variant queried): {certified_attack} of the answerable questions it got right"
+                "attack over the certified space (every certified variant queried): "
+                f"{certified_attack} of the answerable questions it got right"
             )
             print()
         if not args.skip_bare:
@@ -191,11 +201,14 @@ def main() -> None:
             entry = report["models"][0]
             questions = entry["coverage"]["clean_questions"] + entry["coverage"]["changed"]
             print(
-                f"robustqa eval {MODELS[0].name} (no data option: {entry['coverage']['clean_questions']:,} clean questions and "
-                f"{entry['coverage']['changed']:,} certified variants, {questions:,} predictions) on {os.cpu_count()} CPU cores, fp32, batch 32:"
+                f"robustqa eval {MODELS[0].name} "
+                f"(no data option: {entry['coverage']['clean_questions']:,} clean questions and "
+                f"{entry['coverage']['changed']:,} certified variants, {questions:,} predictions) "
+                f"on {os.cpu_count()} CPU cores, fp32, batch 32:"
             )
             print(
-                f"  wall time {seconds:.0f} s ({1000 * seconds / questions:.1f} ms per prediction), peak memory {peak:.0f} MiB (max resident set)"
+                f"  wall time {seconds:.0f} s ({1000 * seconds / questions:.1f} ms per prediction), "
+                f"peak memory {peak:.0f} MiB (max resident set)"
             )
 
 

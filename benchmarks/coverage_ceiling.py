@@ -214,7 +214,8 @@ def judgments(folder: Path) -> tuple[list[dict[str, Any]], list[dict[int, dict[s
         missing = sorted(set(by_item) - set(kept))
         if missing:
             sys.exit(
-                f"{folder.name}: {prefix}: {len(missing)} questions have no judgment (first: item {missing[0]}); finish the reviews first"
+                f"{folder.name}: {prefix}: {len(missing)} questions have no judgment "
+                f"(first: item {missing[0]}); finish the reviews first"
             )
         opinions.append(kept)
     return items, opinions
@@ -255,7 +256,8 @@ def tally(
                 continue
             if text not in item["variants"].values():
                 sys.exit(
-                    f"{name}: an edit of question {item['id']} is not on the sheets; only one-word recipes can be scored here"
+                    f"{name}: an edit of question {item['id']} is not on the sheets; "
+                    "only one-word recipes can be scored here"
                 )
             c[("recipe", name, "changed")] += 1
             c[("recipe", name, "valid")] += valid(item["item"], text)
@@ -301,7 +303,8 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
         for level, _ in LEVELS:
             print(f"  {view + ': ' + level:<46} {_share(c[('ceiling', view, level)], c['sampled'])}")
     print(
-        f"  variants kept: reviewer 1 {c[('kept', VIEWS[0])]}, reviewer 2 {c[('kept', VIEWS[1])]}, both {c[('kept', VIEWS[2])]} of {c['variants']}; "
+        f"  variants kept: reviewer 1 {c[('kept', VIEWS[0])]}, reviewer 2 {c[('kept', VIEWS[1])]}, "
+        f"both {c[('kept', VIEWS[2])]} of {c['variants']}; "
         f"agreement on each variant (same meaning or not): Cohen's kappa {_kappa(c):.3f}"
     )
     print("recipes on the same questions: their edit as both reviewers judged it")
@@ -319,13 +322,15 @@ def report(title: str, c: Counter, recipes: list[str]) -> None:
         print(f"  {label:<54} {shares[0]:>26.1%} {shares[1]:>26.1%}")
     print("certified by review: robustqa build-dataset with K variants per question, reviewers keep the valid ones")
     print(
-        f"  {'build':<76} {'variants per changed question':>30} {'off the sheets':>15} {'questions left changed (of sample)':>36}"
+        f"  {'build':<76} {'variants per changed question':>30} {'off the sheets':>15} "
+        f"{'questions left changed (of sample)':>36}"
     )
     for setting in certify_settings():
         written, changed = c[("certify", setting, "written")], c[("certify", setting, "changed")]
         kept = c[("certify", setting, "kept")]
         print(
-            f"  {setting:<76} {written / max(changed, 1):>30.2f} {c[('certify', setting, 'off')]:>15} {'>= ' + _share(kept, c['sampled']):>36}"
+            f"  {setting:<76} {written / max(changed, 1):>30.2f} {c[('certify', setting, 'off')]:>15} "
+            f"{'>= ' + _share(kept, c['sampled']):>36}"
         )
 
 
@@ -344,7 +349,8 @@ def score(recipes: list[str]) -> None:
     for folder, c in zip(folders, tallies):
         meta = _meta(folder)
         report(
-            f"{folder.name} (reserved half, pool seed {meta['pool_seed']}, ids {meta['skip']}..{meta['skip'] + meta['n']})",
+            f"{folder.name} (reserved half, pool seed {meta['pool_seed']}, "
+            f"ids {meta['skip']}..{meta['skip'] + meta['n']})",
             c,
             recipes,
         )

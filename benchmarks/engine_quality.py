@@ -277,10 +277,12 @@ def report(args: argparse.Namespace) -> None:
         for name, _, a in rows[:2]:
             print(
                 f"engine ({name.split(', ')[1]}) / nlpaug: {a['loop_qps'] / b['loop_qps']:.2f}x (question loop), "
-                f"{a['cpu_qps'] / b['cpu_qps']:.2f}x (loop CPU time), {a['process_qps'] / b['process_qps']:.2f}x (whole process)"
+                f"{a['cpu_qps'] / b['cpu_qps']:.2f}x (loop CPU time), "
+                f"{a['process_qps'] / b['process_qps']:.2f}x (whole process)"
             )
     print(
-        f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs"
+        f"load average (1, 5, 15 min) at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+        f"on {os.cpu_count()} CPUs"
     )
 
 

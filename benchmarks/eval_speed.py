@@ -39,13 +39,15 @@ from _common import DATA, MODEL, REPO, BareForward, recorded, spread, timed_eval
 
 TF4_PYTHON = REPO / ".bench" / "tf4" / "bin" / "python"
 
-PIPELINE_SCRIPT = r"""
+PIPELINE_SCRIPT = (
+    r"""
 import json, sys, time
 t0 = time.perf_counter()
 from transformers import pipeline
 model, data, out, batch_size, limit = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 qa = pipeline("question-answering", model=model, tokenizer=model, device=-1)
-rows = [(q["id"], q["question"], p["context"]) for a in json.load(open(data))["data"] for p in a["paragraphs"] for q in p["qas"]]
+rows = [(q["id"], q["question"], p["context"]) for a in json.load(open(data))["data"]"""
+    r""" for p in a["paragraphs"] for q in p["qas"]]
 rows = rows[:limit] if limit else rows
 t1 = time.perf_counter()
 answers = qa(question=[r[1] for r in rows], context=[r[2] for r in rows], batch_size=batch_size,
@@ -55,6 +57,7 @@ t2 = time.perf_counter()
 json.dump({r[0]: a["answer"] for r, a in zip(rows, answers)}, open(out, "w"))
 print(json.dumps({"setup": t1 - t0, "run": t2 - t1, "total": time.perf_counter() - t0}))
 """
+)
 
 
 def run_robustqa(out: Path, *extra: str, limit: int | None = None) -> tuple[float, dict]:
@@ -106,7 +109,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.skip_pipeline and not TF4_PYTHON.exists():
         sys.exit(
-            f"{TF4_PYTHON} is missing; create it: python -m venv .bench/tf4 && .bench/tf4/bin/pip install torch==2.13.0 'transformers<5'"
+            f"{TF4_PYTHON} is missing; create it: python -m venv .bench/tf4 && "
+            ".bench/tf4/bin/pip install torch==2.13.0 'transformers<5'"
         )
     questions = args.limit or sum(
         1 for a in json.loads(DATA.read_text())["data"] for p in a["paragraphs"] for _ in p["qas"]
@@ -116,7 +120,8 @@ def main() -> None:
         import torch
 
         print(
-            f"{questions} questions, {MODEL.name}, torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}",
+            f"{questions} questions, {MODEL.name}, torch threads {torch.get_num_threads()}, "
+            f"load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
         bare = BareForward(args.batch_size, args.limit)
@@ -172,16 +177,19 @@ def main() -> None:
         print(f"(b) overhead of everything else: {100 * (med['robustqa'] / med['bare'] - 1):+.1f}% (target <= +15%)")
         per_question = med["robustqa"] - med["fixed"]
         print(
-            f"    fixed cost (same command on 1 question: start, imports, model load, run folder) {spread(times['fixed'])}"
+            "    fixed cost (same command on 1 question: start, imports, model load, run folder) "
+            f"{spread(times['fixed'])}"
         )
         print(
-            f"    whole command minus that fixed cost: {per_question:.1f} s, {100 * (per_question / med['bare'] - 1):+.1f}% over the bare pass"
+            f"    whole command minus that fixed cost: {per_question:.1f} s, "
+            f"{100 * (per_question / med['bare'] - 1):+.1f}% over the bare pass"
             " (tokenization, batching, decoding, scoring, I/O of all questions)"
         )
         if times["pipeline"]:
             pf1 = pipeline_f1(work / f"pipeline-{args.repeats - 1}.json")
             print(
-                f"transformers 4.x pipeline (bs {pipeline_bs}, whole process) {spread(times['pipeline'])}  {questions / med['pipeline']:.1f} q/s"
+                f"transformers 4.x pipeline (bs {pipeline_bs}, whole process) {spread(times['pipeline'])}  "
+                f"{questions / med['pipeline']:.1f} q/s"
                 f"  [pipeline call alone: median {med['pipeline_run']:.1f} s]"
             )
             print(
@@ -189,7 +197,8 @@ def main() -> None:
                 f" pipeline call alone vs whole robustqa command: {med['pipeline_run'] / med['robustqa']:.2f}x"
             )
             print(
-                f"    F1 (official rules): robustqa {f1['fp32']:.2f}, pipeline {pf1:.2f} (max_answer_len 15, probability scores)"
+                f"    F1 (official rules): robustqa {f1['fp32']:.2f}, pipeline {pf1:.2f} "
+                "(max_answer_len 15, probability scores)"
             )
         print(f"robustqa eval --int8                  {spread(times['int8'])}")
         print(
@@ -204,7 +213,8 @@ def main() -> None:
         )
         if times["pipeline"]:
             print(
-                f"    opt-in modes against the pipeline: int8 {med['pipeline'] / med['int8']:.2f}x, bf16 {med['pipeline'] / med['bf16']:.2f}x"
+                f"    opt-in modes against the pipeline: int8 {med['pipeline'] / med['int8']:.2f}x, "
+                f"bf16 {med['pipeline'] / med['bf16']:.2f}x"
             )
     finally:
         shutil.rmtree(work, ignore_errors=True)

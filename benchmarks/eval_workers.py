@@ -55,7 +55,8 @@ def main() -> None:
             for nproc in (1, args.nproc):
                 times[nproc].append(run(work / f"p{nproc}-{rep}", nproc, args.limit))
             print(
-                f"  round {rep + 1}: 1 process {times[1][-1]:.1f} s, {args.nproc} processes {times[args.nproc][-1]:.1f} s",
+                f"  round {rep + 1}: 1 process {times[1][-1]:.1f} s, "
+                f"{args.nproc} processes {times[args.nproc][-1]:.1f} s",
                 flush=True,
             )
         reference = outputs(work / "p1-0")
@@ -63,7 +64,8 @@ def main() -> None:
         one, many = statistics.median(times[1]), statistics.median(times[args.nproc])
         print(f"1 process:  median {one:.1f} s (min {min(times[1]):.1f}, max {max(times[1]):.1f})")
         print(
-            f"{args.nproc} processes (torchrun, gloo): median {many:.1f} s (min {min(times[args.nproc]):.1f}, max {max(times[args.nproc]):.1f})"
+            f"{args.nproc} processes (torchrun, gloo): median {many:.1f} s "
+            f"(min {min(times[args.nproc]):.1f}, max {max(times[args.nproc]):.1f})"
         )
         print(f"speed-up {one / many:.2f}x; predictions, null odds and metrics identical in every run: {identical}")
     finally:

@@ -2,12 +2,12 @@
 the validity gates take away, and how much the vetted table of qads@2.1 and the model rules of the opt-in
 qads-lm@2.2 do.
 
-Builds `qads@1.1`, `qads@2.0`, `qads@2.1` and `qads-lm@2.2` on the held-out SQuAD 2.0 questions and evaluates the shared MiniLM model
-on each with `robustqa eval`, as a user would (console script, default settings). The headline is the F1
-drop on changed answerable questions with its paired bootstrap interval (a model that abstains more often
-gains on unanswerable questions, so the answerable column is the one that measures lost answers). Run
-folders go under --work and are reused: the clean predictions depend only on the clean file and the model,
-so the second run takes them from the first run's cache.
+Builds `qads@1.1`, `qads@2.0`, `qads@2.1` and `qads-lm@2.2` on the held-out SQuAD 2.0 questions and
+evaluates the shared MiniLM model on each with `robustqa eval`, as a user would (console script, default
+settings). The headline is the F1 drop on changed answerable questions with its paired bootstrap interval (a
+model that abstains more often gains on unanswerable questions, so the answerable column is the one that
+measures lost answers). Run folders go under --work and are reused: the clean predictions depend only on the
+clean file and the model, so the second run takes them from the first run's cache.
 
     NLTK_DATA=../shared/nltk_data python benchmarks/heldout_drop.py [--work DIR]
 """
@@ -73,7 +73,8 @@ def main() -> None:
     with recorded(__file__):
         print(f"{MODEL.name} on {HELDOUT.name}; official SQuAD 2.0 EM/F1; changed: questions the recipe edited")
         print(
-            f"{'recipe':<12} {'clean F1':>8} {'changed':>14} {'ΔF1 changed':>24} {'ΔF1 changed answerable [95% CI]':>34} {'flips R→W / W→R':>16}"
+            f"{'recipe':<12} {'clean F1':>8} {'changed':>14} {'ΔF1 changed':>24} "
+            f"{'ΔF1 changed answerable [95% CI]':>34} {'flips R→W / W→R':>16}"
         )
         first_run: Path | None = None
         for recipe in RECIPES:
@@ -82,8 +83,10 @@ def main() -> None:
             entry = report["models"][0]
             changed, coverage, flips = entry["drop"]["changed"], entry["coverage"], entry["flips"]
             print(
-                f"{recipe:<12} {entry['clean']['f1']:>8.2f} {coverage['changed']:>6}/{coverage['matched']} ({100 * coverage['changed_share']:.1f}%)"
-                f" {interval(changed['f1'], changed['f1_ci']):>24} {interval(changed['HasAns_f1'], changed['HasAns_f1_ci']):>34}"
+                f"{recipe:<12} {entry['clean']['f1']:>8.2f} {coverage['changed']:>6}/{coverage['matched']} "
+                f"({100 * coverage['changed_share']:.1f}%)"
+                f" {interval(changed['f1'], changed['f1_ci']):>24} "
+                f"{interval(changed['HasAns_f1'], changed['HasAns_f1_ci']):>34}"
                 f" {flips['changed_right_to_wrong']:>7} / {flips['changed_wrong_to_right']}"
             )
 

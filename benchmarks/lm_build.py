@@ -57,7 +57,8 @@ def main() -> None:
         import torch
 
         print(
-            f"input: {args.input.name}; OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, torch threads {torch.get_num_threads()}"
+            f"input: {args.input.name}; OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '(unset)')}, "
+            f"torch threads {torch.get_num_threads()}"
         )
         runs = [
             ("qads-lm@2.2", "cold"),
@@ -84,15 +85,18 @@ def main() -> None:
             rejected = summary.get("gates", {}).get("rejected", {})
             meaning, lm = rejected.get("meaning-fit", "-"), rejected.get("lm-fit", "-")
             print(
-                f"{recipe:18s} {state:6s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) {meaning!s:>12s} {lm!s:>7s}"
+                f"{recipe:18s} {state:6s} {seconds:8.0f} {changed:6d} ({100 * changed / n:4.1f}%) "
+                f"{meaning!s:>12s} {lm!s:>7s}"
             )
         cold = rows[0][2]
         print(
-            f"{n} questions; the cold {rows[0][0]} run had the language model score {scored} texts and the encoder embed "
+            f"{n} questions; the cold {rows[0][0]} run had the language model score {scored} texts "
+            "and the encoder embed "
             f"{embedded} candidates: {(scored + embedded) / cold:.1f} texts/s over the whole command"
         )
         print(
-            "a rule's count: words whose first-ranked synonym it rejected (a word whose first synonym another rule rejected counts there)"
+            "a rule's count: words whose first-ranked synonym it rejected "
+            "(a word whose first synonym another rule rejected counts there)"
         )
 
 

@@ -70,7 +70,8 @@ def main() -> None:
 
         bare = BareForward(args.batch_size, args.limit)
         print(
-            f"{MODEL.name} on {DATA.name} ({args.limit or 'all'} questions, {bare.windows} windows), batch {args.batch_size}, "
+            f"{MODEL.name} on {DATA.name} ({args.limit or 'all'} questions, {bare.windows} windows), "
+            f"batch {args.batch_size}, "
             f"torch threads {torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
@@ -90,14 +91,16 @@ def main() -> None:
         print()
         print(f"device: {first['device']} ({first['device_name']}); parameters: {first['parameters']:,}")
         print(
-            f"{'configuration':<15} {'questions':>9} {'windows':>8} {'windows/s (forward passes)':>28} {'ms/question (whole predict)':>29} {'vs bare fp32 loop':>18}"
+            f"{'configuration':<15} {'questions':>9} {'windows':>8} {'windows/s (forward passes)':>28} "
+            f"{'ms/question (whole predict)':>29} {'vs bare fp32 loop':>18}"
         )
         bare_median = statistics.median(bare_rates)
         for name, runs in costs.items():
             rates = [c["windows_per_second"] for c in runs]
             per_question = [c["ms_per_question"] for c in runs]
             print(
-                f"robustqa {name:<6} {runs[0]['questions']:>9} {runs[0]['windows']:>8} {spread(rates):>28} {spread(per_question):>29} "
+                f"robustqa {name:<6} {runs[0]['questions']:>9} {runs[0]['windows']:>8} {spread(rates):>28} "
+                f"{spread(per_question):>29} "
                 f"{statistics.median(rates) / bare_median:>17.2f}x"
             )
         print(f"{'bare fp32 loop':<15} {'':>9} {bare.windows:>8} {spread(bare_rates):>28} {'':>29} {1.0:>17.2f}x")

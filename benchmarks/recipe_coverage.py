@@ -36,7 +36,8 @@ def main() -> None:
     dataset = load_squad(args.input, check_answers=True)
     print(f"input: {args.input} ({len(dataset):,} questions), seed 13, one process, warm lexicon cache")
     print(
-        f"{'recipe':20s} {'changed':>16s} {'substitutions':>13s} {'per changed':>11s} {'seconds':>8s}  gates that left most words alone (words)"
+        f"{'recipe':20s} {'changed':>16s} {'substitutions':>13s} {'per changed':>11s} {'seconds':>8s}  "
+        "gates that left most words alone (words)"
     )
     for spec in specs:
         recipe = perturbations.get_recipe(spec)
@@ -52,10 +53,12 @@ def main() -> None:
         )
         per = summary.substitutions / max(summary.changed, 1)
         print(
-            f"{spec:20s} {summary.changed:7,d} ({share:5.1f}%) {summary.substitutions:13,d} {per:11.2f} {seconds:8.1f}  {top}"
+            f"{spec:20s} {summary.changed:7,d} ({share:5.1f}%) {summary.substitutions:13,d} {per:11.2f} "
+            f"{seconds:8.1f}  {top}"
         )
     print(
-        "changed: questions whose question (or, for context recipes, paragraph) differs; contexts count once per question"
+        "changed: questions whose question (or, for context recipes, paragraph) differs; "
+        "contexts count once per question"
     )
 
 

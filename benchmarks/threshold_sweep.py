@@ -40,10 +40,12 @@ def main() -> None:
     sentences = load(args.wsd_dir)
     questions = question_rows(args.input)
     print(
-        f"recipe qads@1.1, threshold overridden; {len(sentences)} SemEval-2007 sentences; {len(questions):,} questions of {args.input.name}"
+        f"recipe qads@1.1, threshold overridden; {len(sentences)} SemEval-2007 sentences; "
+        f"{len(questions):,} questions of {args.input.name}"
     )
     print(
-        f"{'threshold':>9}  {'sense precision':>15}  {'subs/sentence on annotated words':>32}  {'questions changed':>17}"
+        f"{'threshold':>9}  {'sense precision':>15}  {'subs/sentence on annotated words':>32}  "
+        f"{'questions changed':>17}"
     )
     for threshold in thresholds:
         result = sense_precision(
@@ -51,7 +53,8 @@ def main() -> None:
         )
         share = questions_changed(questions, threshold, args.seed)
         print(
-            f"{threshold:>9.2f}  {100 * result['sense_precision']:>14.1f}%  {result['subs_per_sentence_on_instances']:>32.3f}  {100 * share:>16.1f}%"
+            f"{threshold:>9.2f}  {100 * result['sense_precision']:>14.1f}%  "
+            f"{result['subs_per_sentence_on_instances']:>32.3f}  {100 * share:>16.1f}%"
         )
 
 

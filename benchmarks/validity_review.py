@@ -232,7 +232,8 @@ def write_review(
 
 def make_attack_sheet(args: argparse.Namespace) -> None:
     """A blind sheet of the questions attacks flipped (every question of each adversarial.json, or --n of
-    them drawn at random), judged like any other review: the attack is a tool like a recipe, and what it wrote must still ask the same thing."""
+    them drawn at random), judged like any other review: the attack is a tool like a recipe, and what it wrote must
+    still ask the same thing."""
     folder = REVIEWS / args.name
     if folder.exists() and any(folder.iterdir()):
         raise SystemExit(f"{folder} exists: a review is never redrawn in place; choose another --name")

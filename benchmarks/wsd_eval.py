@@ -98,7 +98,8 @@ def main() -> None:
         print(f"    {m:22s} {100 * a:5.1f}%")
     print(f"(b) sense precision of recipes, {len(sentences)} sentences (seed {args.seed}):")
     print(
-        f"    {'recipe':34s} {'via':6s} {'subs':>5s} {'on annotated':>12s} {'sense precision':>15s} {'synset precision':>16s} {'subs/sentence on annotated':>26s}"
+        f"    {'recipe':34s} {'via':6s} {'subs':>5s} {'on annotated':>12s} {'sense precision':>15s} "
+        f"{'synset precision':>16s} {'subs/sentence on annotated':>26s}"
     )
     wrong: list[str] = []
     for text in args.recipe or DEFAULT_RECIPES:
@@ -107,12 +108,14 @@ def main() -> None:
         res = sense_precision(sentences, perturb_records(sentences, spec, via, args.seed, overrides))
         print(
             f"    {text:34s} {via:6s} {res['substitutions']:5d} {res['substitutions_on_instances']:12d} "
-            f"{100 * res['sense_precision']:14.1f}% {100 * res['synset_precision']:15.1f}% {res['subs_per_sentence_on_instances']:26.3f}"
+            f"{100 * res['sense_precision']:14.1f}% {100 * res['synset_precision']:15.1f}% "
+            f"{res['subs_per_sentence_on_instances']:26.3f}"
         )
         if text == args.wrong:
             wrong = res["wrong_examples"]
     print(
-        "    sense precision: the replacement is a lemma of a gold synset; synset precision: the chosen synset is a gold one"
+        "    sense precision: the replacement is a lemma of a gold synset; "
+        "synset precision: the chosen synset is a gold one"
     )
     for w in wrong:
         print(f"    wrong ({args.wrong}): {w}")

@@ -211,9 +211,9 @@ _GATES_2_0 = (
 )
 _VETTED = (
     " Version 2.1 takes synonyms only from a vetted table (perturbations/data, named and hashed in the signature): "
-    "the WordNet synonyms that one of two independent reviewers (agents with written rules), shown the word's candidates "
-    "and example questions, found to keep the meaning in at least 19 of 20 questions using the word; found in any "
-    "sense of the word, so no WSD error removes or adds one."
+    "the WordNet synonyms that one of two independent reviewers (agents with written rules), shown the word's "
+    "candidates and example questions, found to keep the meaning in at least 19 of 20 questions using the word; "
+    "found in any sense of the word, so no WSD error removes or adds one."
 )
 _ONE_EDIT = Budget(rate=0.25, min_substitutions=1, max_substitutions=1)
 
@@ -253,7 +253,9 @@ QADS_STRICTEST_2_0 = Recipe(
     version="2.0",
     fields=frozenset({"question"}),
     citation=_QADS + _GATES_2_0 + " Strictest: as qads-strict, the synonym's dominant sense always required.",
-    description="questions: as qads-strict@2.0, the synonym's most frequent sense must be the chosen one; WSD threshold 0.8",
+    description=(
+        "questions: as qads-strict@2.0, the synonym's most frequent sense must be the chosen one; WSD threshold 0.8"
+    ),
     transformation=WordNetSynonyms(threshold=0.8),
     constraints=constraints_2_0(strict=True, dominance=0),
     budget=_ONE_EDIT,
@@ -283,7 +285,9 @@ CONTEXT_2_0 = Recipe(
     version="2.0",
     fields=frozenset({"context"}),
     citation=_QADS + _GATES_2_0 + " Applied to contexts instead of questions; answer spans are frozen.",
-    description="contexts only: content words -> WordNet synonyms that pass the validity gates; answer spans never edited",
+    description=(
+        "contexts only: content words -> WordNet synonyms that pass the validity gates; answer spans never edited"
+    ),
     transformation=WordNetSynonyms(threshold=0.7, use_context=False),
     constraints=constraints_2_0(),
     budget=Budget(rate=0.1, min_substitutions=1, max_substitutions=30),

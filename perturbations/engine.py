@@ -232,7 +232,8 @@ def apply_edits(
             position = space.position(index)
         except KeyError:
             raise InvalidEditError(
-                f"word {index} of {_quoted(space.text)} is not one {space.recipe} may edit; choose among the positions of its search space"
+                f"word {index} of {_quoted(space.text)} is not one {space.recipe} may edit; choose among the positions "
+                "of its search space"
             ) from None
         picks.append((position, _allowed(position, choice, space.recipe)))
     skipped: Counter[str] = Counter(dict(space.skipped))

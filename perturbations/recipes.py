@@ -254,9 +254,9 @@ class Recipe:
 
     def prepare(self, texts: Iterable[TextToPerturb], *, progress: Callable[[int], None] | None = None) -> None:
         """Let rules that work faster in batches (the model rules) do their work for `texts` before they
-        are perturbed, in the recipe's order; `progress(1)` after each text, once per such rule. Results are the same without it (up to float noise of
-        a model's arithmetic, which the language-model rule rounds away), only slower.
-        Nothing to do for recipes whose rules need no preparing."""
+        are perturbed, in the recipe's order; `progress(1)` after each text, once per such rule. Results are
+        the same without it (up to float noise of a model's arithmetic, which the language-model rule rounds
+        away), only slower. Nothing to do for recipes whose rules need no preparing."""
         items = list(texts)
         for constraint in self.constraints:
             hook = getattr(constraint, "prepare", None)

@@ -184,7 +184,8 @@ class VettedSynonyms(WordNetSynonyms):
     def describe(self) -> str:
         return (
             f"VettedSynonyms(table={vetted_table(self.table).describe()}, senses=all, wsd={self.wsd}, "
-            f"threshold={self.threshold}, use_context={self.use_context}, ranking=WSD synonym mass, inflection=lemminflect)"
+            f"threshold={self.threshold}, use_context={self.use_context}, ranking=WSD synonym mass, "
+            "inflection=lemminflect)"
         )
 
 

@@ -136,7 +136,8 @@ def build_signature(recipe: perturbations.Recipe, *, seed: int, variants: int | 
 
 
 def recipe_record(recipe: perturbations.Recipe) -> dict[str, Any]:
-    """A recipe as the built file and `robustqa recipes --json` record it: name, version, fields, parameters, citation."""
+    """A recipe as the built file and `robustqa recipes --json` record it: name, version, fields, parameters,
+    citation."""
     return {
         "name": recipe.name,
         "version": recipe.version,

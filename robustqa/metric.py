@@ -259,7 +259,10 @@ def evaluate_hf_format(
     except (KeyError, TypeError) as error:
         raise InputError(
             f"not evaluate's squad_v2 format (missing {error})",
-            hint='predictions need "id", "prediction_text", "no_answer_probability"; references "id", "answers": {"text", "answer_start"}',
+            hint=(
+                'predictions need "id", "prediction_text", "no_answer_probability"; references "id", "answers": '
+                '{"text", "answer_start"}'
+            ),
         ) from None
     return evaluate(gold, texts, na_probs, no_answer_threshold)
 

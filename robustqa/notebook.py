@@ -56,7 +56,8 @@ def execute(run_dir: Path, *, timeout: int = 600) -> Any:
         raise NotebookError(f"a notebook cell failed: {last}", path=str(run_dir)) from None
     except Exception as error:  # no kernel, a kernel that died: one line, not a traceback
         raise NotebookError(
-            f"the notebook kernel could not run ({type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})",
+            f"the notebook kernel could not run ({type(error).__name__}: "
+            f"{str(error).splitlines()[0] if str(error) else ''})",
             hint="install a Jupyter kernel for this Python (the notebook extra brings ipykernel)",
         ) from None
     finally:

@@ -53,7 +53,8 @@ def apply_substitutions(text: str, substitutions: Sequence[Substitution], *, whe
     for before, after in zip(ordered, ordered[1:]):
         if after.start < before.end:
             raise SpanIntegrityError(
-                f"{where}: edits overlap at characters {after.start}-{before.end} ({before.original!r}, {after.original!r})"
+                f"{where}: edits overlap at characters {after.start}-{before.end} ({before.original!r}, "
+                f"{after.original!r})"
             )
     pieces: list[str] = []
     cursor = len(text)
@@ -71,7 +72,8 @@ def apply_substitutions(text: str, substitutions: Sequence[Substitution], *, whe
     for sub in ordered:
         if sub.new_start != sub.start + total or sub.new_end != sub.new_start + len(sub.replacement):
             raise SpanIntegrityError(
-                f"{where}: edit {sub.original!r} -> {sub.replacement!r} has new offsets {sub.new_start}-{sub.new_end}, expected {sub.start + total}-{sub.start + total + len(sub.replacement)}"
+                f"{where}: edit {sub.original!r} -> {sub.replacement!r} has new offsets {sub.new_start}-{sub.new_end}, "
+                f"expected {sub.start + total}-{sub.start + total + len(sub.replacement)}"
             )
         total += len(sub.replacement) - (sub.end - sub.start)
         shifts.append(total)

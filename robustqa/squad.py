@@ -431,7 +431,8 @@ def dataset_to_dict(dataset: SquadDataset) -> dict[str, Any]:
 
 
 def dumps_squad(document: dict[str, Any]) -> str:
-    """One canonical serialisation (UTF-8 text, fixed separators, keys in insertion order) so re-runs match byte for byte."""
+    """One canonical serialisation (UTF-8 text, fixed separators, keys in insertion order) so re-runs match
+    byte for byte."""
     return json.dumps(document, ensure_ascii=False, separators=(", ", ": ")) + "\n"
 
 

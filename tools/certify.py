@@ -155,7 +155,8 @@ def make_sheets(out: Path) -> None:
     (STUDY / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     n_variants = sum(len(line["variants"]) for line in lines)
     print(
-        f"{len(lines)} questions with {n_variants} distinct variants in {SHEETS} sheets; calibration: 120 questions, 240 variants"
+        f"{len(lines)} questions with {n_variants} distinct variants in {SHEETS} sheets; "
+        "calibration: 120 questions, 240 variants"
     )
 
 
@@ -533,7 +534,10 @@ def assembled() -> tuple[str, dict[str, Any]]:
         [
             f"shift:{SET_NAME}",
             f"source:{SOURCE.name}#{_sha12(SOURCE)}",
-            f"candidates:{RECIPE} max_substitutions=1 threshold=0 variants={VARIANTS} seed={SEED}; wider space {WIDE_PER_WORD} synonyms a word",
+            (
+                f"candidates:{RECIPE} max_substitutions=1 threshold=0 variants={VARIANTS} seed={SEED}; "
+                f"wider space {WIDE_PER_WORD} synonyms a word"
+            ),
             "reviewers:2 language-model agents per variant (not people)",
             f"kept:both same meaning and neither fluency 1; up to {KEEP} natural a question, else its best awkward one",
             f"kappa:{counts['kappa']:.3f}",
@@ -785,7 +789,8 @@ people given to `robustqa eval --validated` (or applied with `robustqa filter`) 
 
 - `squad2-dev-half.json`: the clean questions: {summary["source_questions"]:,} questions of 16 articles of the
   official SQuAD 2.0 dev set (question ids re-hashed; contexts, questions and answers unchanged).
-- `certified-v1.json`: {summary["variants_certified"]:,} certified variants of {summary["questions_certified"]:,} of those questions, self-contained
+- `certified-v1.json`: {summary["variants_certified"]:,} certified variants of {summary["questions_certified"]:,} \
+of those questions, self-contained
   (contexts and answers included; SQuAD 2.0 format). Each variant has the id `<question id>-v<k>` or
   `-w<k>`, `source_id`, `original_question`, its `substitutions` (character offsets in both strings, the word,
   its replacement, Penn tag, WordNet synset, confidence) and `review`: both reviewers' judgments (same
@@ -797,7 +802,8 @@ people given to `robustqa eval --validated` (or applied with `robustqa filter`) 
    --variants {VARIANTS}` (seed {SEED}): one content word replaced by a WordNet synonym of the sense enhanced
    Lesk picks, no confidence threshold, up to {VARIANTS} different variants per question.
 2. Round 1: every variant of every changed question, each question's variants side by side on one line
-   ({summary["variants_judged_by_round"].get("1", summary["variants_judged_by_round"].get(1, 0)):,} variants), dealt to {SHEETS} sheets; two reviewers per sheet, each alone.
+   ({summary["variants_judged_by_round"].get("1", summary["variants_judged_by_round"].get(1, 0)):,} variants), \
+dealt to {SHEETS} sheets; two reviewers per sheet, each alone.
 3. Round 2, wider: every question without a certified variant that a reviewer found natural (and those
    round 1 had no variant of) got up to {WIDE_MAX} more one-word variants from a wider space (any WordNet sense,
    {WIDE_PER_WORD} synonyms a word, common words only), judged the same way
@@ -813,14 +819,17 @@ people given to `robustqa eval --validated` (or applied with `robustqa filter`) 
 Before judging, each of the {len(calibration)} reviewers re-judged the 240 items of `judged-pairs-v1.jsonl` under the
 same rules: agreement with those earlier judgments {agreements[0]:.1f}%-{agreements[-1]:.1f}% (Cohen's kappa
 {kappas[0]:.2f}-{kappas[-1]:.2f}); each reviewer's figure is in `studies/certified-1/summary.json`. The two
-reviewers of a sheet agreed on {100 * summary["agreement"]:.1f}% of the {summary["variants_judged"]:,} variants (kappa {summary["kappa"]:.3f}).
+reviewers of a sheet agreed on {100 * summary["agreement"]:.1f}% of the {summary["variants_judged"]:,} variants \
+(kappa {summary["kappa"]:.3f}).
 
 ## Coverage and diversity
 
-- {summary["questions_certified"]:,} of {summary["source_questions"]:,} questions ({100 * summary["coverage"]:.1f}%) have at least one certified variant; {per_q}.
+- {summary["questions_certified"]:,} of {summary["source_questions"]:,} questions ({100 * summary["coverage"]:.1f}%) \
+have at least one certified variant; {per_q}.
 - {summary["distinct_pairs"]:,} distinct substitution pairs (word -> replacement, lower case); the most frequent,
   "{summary["top_pair"]}", is {100 * summary["top_pair_share"]:.1f}% of the edits. Top five: {top}.
-- The default recipe `qads@2.1` on the same questions: {distinct_21:,} distinct pairs, its top pair "{top_21}" {100 * share_21:.1f}%
+- The default recipe `qads@2.1` on the same questions: {distinct_21:,} distinct pairs, \
+its top pair "{top_21}" {100 * share_21:.1f}%
   of its edits; this set has {summary["distinct_pairs"] / distinct_21:.1f}x as many.
 
 ## Fresh blind audit (`studies/certified-1/audit/`)
@@ -839,7 +848,8 @@ item by item by two reviewers (language-model agents) who certified nothing, und
 - Only single-word lexical substitution in questions; English WordNet 3.0; no paraphrase, reordering,
   negation or distractors. Questions whose only editable words are names, numbers or function words have no
   variant ({summary["source_questions"] - summary["questions_certified"]:,} questions).
-- Up to {KEEP} variants a question ({summary["variants_natural_by_both"]:,} of the {summary["variants_certified"]:,} natural by both reviewers); questions
+- Up to {KEEP} variants a question ({summary["variants_natural_by_both"]:,} of the {summary["variants_certified"]:,} \
+natural by both reviewers); questions
   differ in K, so worst-of-K compares models on the same questions, not questions with each other.
 - The shared MiniLM models were trained on 12 of the 16 articles: for them, only the four held-out articles
   (Normans, Computational complexity theory, Huguenot, Steam engine; `squad2-dev-heldout.json`) are a clean

@@ -128,7 +128,8 @@ def _select() -> None:
     fluency = [sum(1 for row in judged.values() if row["fluency"] == f) for f in (3, 2, 1)]
     print(
         f"Blind judgments of the {len(judged)} questions the default recipe ({signature.split('|')[0]}) changed in "
-        f"{len(paragraphs)} random held-out paragraphs: {same} keep the meaning; fluency 3/2/1: {fluency[0]}/{fluency[1]}/{fluency[2]}."
+        f"{len(paragraphs)} random held-out paragraphs: {same} keep the meaning; "
+        f"fluency 3/2/1: {fluency[0]}/{fluency[1]}/{fluency[2]}."
     )
     print(
         f"{len(valid)} of {len(paragraphs)} paragraphs have only valid edits; wrote {', '.join(t for t, _ in chosen)} "

@@ -58,7 +58,8 @@ def candidates(lemma: str, pos: str) -> list[str]:
 
 
 def editable_words() -> dict[tuple[str, str], list[tuple[str, str]]]:
-    """(lemma, pos) -> [(question id, question)], once per use, for every word qads@2.0's position gates leave editable."""
+    """(lemma, pos) -> [(question id, question)], once per use, for every word qads@2.0's position gates leave
+    editable."""
     import perturbations
     from perturbations.lexicon import lemma_of, wn_pos
     from perturbations.text import is_word, tag
@@ -97,7 +98,8 @@ def make_sheets(n_sheets: int) -> None:
     for k in range(n_sheets):
         write_jsonl(FOLDER / f"sheet-{k + 1}.jsonl", items[k::n_sheets])
     print(
-        f"{len(items)} words, {sum(len(i['candidates']) for i in items)} candidate pairs, {n_sheets} sheets in {FOLDER.relative_to(REPO)}"
+        f"{len(items)} words, {sum(len(i['candidates']) for i in items)} candidate pairs, "
+        f"{n_sheets} sheets in {FOLDER.relative_to(REPO)}"
     )
 
 
@@ -114,7 +116,8 @@ def judgments() -> tuple[dict[int, dict[str, Any]], list[dict[int, list[str]]]]:
         missing = sorted(set(items) - set(accepted))
         if missing:
             sys.exit(
-                f"{prefix}: {len(missing)} sheet items have no judgment (first: item {missing[0]}); finish the reviews first"
+                f"{prefix}: {len(missing)} sheet items have no judgment (first: item {missing[0]}); "
+                "finish the reviews first"
             )
         opinions.append(accepted)
     return items, opinions
@@ -155,7 +158,8 @@ def compile_table() -> None:
     both = sum(len(set(first[n]) & set(second[n])) for n in items)
     pairs = json.loads(text)["pairs"]
     print(
-        f"both reviewers: {both}; table (either): {len(pairs)} words, {sum(len(v) for v in pairs.values())} pairs -> {TABLE.relative_to(REPO)}"
+        f"both reviewers: {both}; table (either): {len(pairs)} words, "
+        f"{sum(len(v) for v in pairs.values())} pairs -> {TABLE.relative_to(REPO)}"
     )
 
 

@@ -205,7 +205,10 @@ class MeaningKept(CandidateConstraint):
             )
 
     def describe(self) -> str:
-        return f"MeaningKept(encoder={self.meaning_model}, score=cosine(edited, original question), threshold={self.meaning_threshold:g})"
+        return (
+            f"MeaningKept(encoder={self.meaning_model}, score=cosine(edited, original question), "
+            f"threshold={self.meaning_threshold:g})"
+        )
 
     def score(self, tokens: tuple[Token, ...], index: int, form: str) -> float:
         """The rule's score of writing `form` at word `index` (rounded to DECIMALS places)."""

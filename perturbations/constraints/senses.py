@@ -65,4 +65,7 @@ class SenseEvidence(CandidateConstraint):
                 raise RecipeParameterError(f"SenseEvidence probabilities must be in [0, 1], not {value}")
 
     def describe(self) -> str:
-        return f"SenseEvidence(p >= {self.min_probability:g}; >= {self.min_probability_other:g} for a sense other than the first)"
+        return (
+            f"SenseEvidence(p >= {self.min_probability:g}; >= {self.min_probability_other:g} for a sense other than "
+            "the first)"
+        )

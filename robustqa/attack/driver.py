@@ -102,7 +102,8 @@ def load_recipe(name: str, overrides: tuple[tuple[str, Any], ...] = ()) -> pertu
     recipe = perturbations.get_recipe(name, **dict(overrides))
     if recipe.fields != frozenset({"question"}):
         raise InputError(
-            f"recipe '{recipe.ident}' edits {', '.join(sorted(recipe.fields))}; the attack searches question edits only",
+            f"recipe '{recipe.ident}' edits {', '.join(sorted(recipe.fields))}; "
+            "the attack searches question edits only",
             hint="choose a recipe that edits questions only (see `robustqa recipes`)",
         )
     return recipe
@@ -181,7 +182,10 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
     cache_path = (
         Path(config.output_dir)
         / "cache"
-        / f"{model_slug(spec.name)}-{query_cache_key(spec.model_id, scorer.fingerprint, data_sha, settings_fields)}.jsonl"
+        / (
+            f"{model_slug(spec.name)}-"
+            f"{query_cache_key(spec.model_id, scorer.fingerprint, data_sha, settings_fields)}.jsonl"
+        )
     )
     oracle = Oracle(scorer, QueryCache(cache_path), chunk_size=config.chunk_size, progress=config.progress)
     search_started = time.perf_counter()

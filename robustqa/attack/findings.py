@@ -63,7 +63,8 @@ def summary_line(attack: Mapping[str, Any]) -> str:
     low, high = attack["success_rate_ci"]
     rate = "–" if attack["success_rate"] is None else f"{attack['success_rate']:.1f}% [95% CI {low:.1f}, {high:.1f}]"
     return (
-        f"{attack['model']} attacked with {attack['recipe']['name']}@{attack['recipe']['version']} (budget {attack['settings']['budget']}): "
+        f"{attack['model']} attacked with {attack['recipe']['name']}@{attack['recipe']['version']} "
+        f"(budget {attack['settings']['budget']}): "
         f"{attack['succeeded']} of {attack['attempted']} questions right on clean flipped, {rate}; "
         f"{len(attack['not_attacked']['wrong-on-clean'])} wrong on clean not attacked"
     )

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 MODEL_COLUMN = "Model"
 TRANSFER_NOTE = (
     "Transfer: exact match (points) of each model (row) on each adversarial set (column, named by the model it was "
-    "searched against and its recipe); in brackets the change from that model's clean exact match on the same questions; "
-    "R→W: questions it got right on clean and wrong on the set; * the set made against that model."
+    "searched against and its recipe); in brackets the change from that model's clean exact match on the same "
+    "questions; R→W: questions it got right on clean and wrong on the set; * the set made against that model."
 )
 
 

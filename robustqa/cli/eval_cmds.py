@@ -75,7 +75,10 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
     multiple=True,
     type=click.Path(path_type=Path, dir_okay=False),
     metavar="DECISIONS",
-    help="Review decisions made on the perturbed file (`robustqa review`; repeat per reviewer): adds the drop on the questions people accepted.",
+    help=(
+        "Review decisions made on the perturbed file (`robustqa review`; repeat per reviewer): adds the drop on the "
+        "questions people accepted."
+    ),
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--wide", is_flag=True, help="Print every column of report.md (the default table fits the terminal).")
@@ -110,7 +113,8 @@ def eval_command(
     if clean_file is None:
         if perturbed_file is not None:
             raise click.UsageError(
-                "--perturbed needs --clean (the file its questions were made from); give both, or neither for the packaged benchmark"
+                "--perturbed needs --clean (the file its questions were made from); give both, or neither for the "
+                "packaged benchmark"
             )
         packaged = get_set()
         clean_file, perturbed_file = packaged.clean_path, packaged.perturbed_path

@@ -44,7 +44,8 @@ def import_command(format_name: str, source: str, output_dir: Path) -> None:
         lines.append(f"wrote {path} ({len(dataset):,} questions{detail})")
     if not importer.paired:
         lines.append(
-            f"{importer.title} has no paired original questions: a clean-only set, compared side by side, so no perturbed.json"
+            f"{importer.title} has no paired original questions: a clean-only set, compared side by side, so no "
+            "perturbed.json"
         )
     rows = [
         ("set", f"{importer.title}: {importer.citation}"),

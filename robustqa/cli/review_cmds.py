@@ -127,7 +127,8 @@ def _write_html(review_set: Any, html_path: str, reviewer: str) -> None:
         f"wrote {html_path}: {len(review_set.items)} changed questions of {review_set.name}, {review_set.order} order"
     )
     click.echo(
-        "open it in a browser; decisions are kept in that browser, and D saves them as a decisions file for --stats and --validated"
+        "open it in a browser; decisions are kept in that browser, and D saves them as a decisions file for --stats "
+        "and --validated"
     )
 
 
@@ -138,7 +139,8 @@ def _serve(review_set: Any, reviewer: str, decisions_path: str, port: int, *, op
     log = DecisionLog(review_set, reviewer, decisions_path)
     server = ReviewServer(log, port)
     click.echo(
-        f"reviewing {log.total} changed questions of {review_set.name} ({review_set.order} order) as {log.current.reviewer}; {log.done} decided so far"
+        f"reviewing {log.total} changed questions of {review_set.name} ({review_set.order} order) as "
+        f"{log.current.reviewer}; {log.done} decided so far"
     )
     click.echo(f"open {server.url}  (Ctrl-C to stop; each decision is saved to {decisions_path})")
     if open_browser:

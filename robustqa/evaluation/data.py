@@ -123,7 +123,8 @@ def choose_rules(requested: str, clean: SquadDataset, perturbed: SquadDataset | 
         for dataset, role, count, first in found:
             if count:
                 raise InputError(
-                    f"the {role} file has {count} unanswerable question{'s' if count > 1 else ''}, which SQuAD v1.1 rules cannot score",
+                    f"the {role} file has {count} unanswerable question{'s' if count > 1 else ''}, which SQuAD v1.1 "
+                    "rules cannot score",
                     path=dataset.path,
                     where=first,
                     hint="score it with the SQuAD 2.0 rules",
@@ -135,8 +136,8 @@ def choose_rules(requested: str, clean: SquadDataset, perturbed: SquadDataset | 
         dataset, role, count, first = next(item for item in found if item[2])
         other = "perturbed" if role == "clean" else "clean"
         raise InputError(
-            f"the {role} file has {count} unanswerable question{'s' if count > 1 else ''} (SQuAD 2.0) but the {other} file has none "
-            "(SQuAD v1.1): one run scores both with one set of rules",
+            f"the {role} file has {count} unanswerable question{'s' if count > 1 else ''} (SQuAD 2.0) but the {other} "
+            "file has none (SQuAD v1.1): one run scores both with one set of rules",
             path=dataset.path,
             where=first,
             hint="score both with the SQuAD 2.0 rules, or give two files of one kind",

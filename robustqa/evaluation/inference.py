@@ -72,7 +72,8 @@ class InferenceSettings:
             problems.append(f"precision '{self.precision}' is not one of {', '.join(PRECISIONS)}")
         if self.int8 and self.precision in ("bf16", "fp16"):
             problems.append(
-                f"int8 kernels take fp32 activations, so int8 cannot run under {self.precision} autocast (use one or the other)"
+                f"int8 kernels take fp32 activations, so int8 cannot run under {self.precision} autocast (use one or "
+                "the other)"
             )
         if problems:
             raise InputError("; ".join(problems), hint="fix the inference settings")

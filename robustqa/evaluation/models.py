@@ -317,8 +317,8 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
     except ValueError as error:
         if "Unrecognized configuration class" in str(error) or "question" in str(error).lower():
             raise ModelLoadError(
-                f"{where}: its architecture ({getattr(config, 'model_type', '?')}) has no extractive question-answering head; "
-                "give a model fine-tuned for SQuAD-style QA"
+                f"{where}: its architecture ({getattr(config, 'model_type', '?')}) has no extractive "
+                "question-answering head; give a model fine-tuned for SQuAD-style QA"
             ) from None
         raise _load_error(spec, error, where=where) from None
     except Exception as error:
@@ -326,8 +326,8 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
     missing = [key for key in info.get("missing_keys", ()) if "qa_outputs" in key or "qa_" in key]
     if missing:
         raise ModelLoadError(
-            f"{where}: is not fine-tuned for question answering (its QA head weights are missing: {', '.join(sorted(missing)[:2])}); "
-            "give a SQuAD-fine-tuned checkpoint"
+            f"{where}: is not fine-tuned for question answering (its QA head weights are missing: "
+            f"{', '.join(sorted(missing)[:2])}); give a SQuAD-fine-tuned checkpoint"
         )
     try:
         tokenizer = AutoTokenizer.from_pretrained(spec.model_id, use_fast=True, **kwargs)

@@ -220,7 +220,8 @@ def _answered(outcome: ModelOutcome, role: str, qid: str) -> Answered:
 
 
 def example_lines(outcome: ModelOutcome, data: EvalData) -> list[ExampleLine]:
-    """The examples.jsonl lines of one model: one per perturbed question (per clean question without a perturbed set)."""
+    """The examples.jsonl lines of one model: one per perturbed question (per clean question without a
+    perturbed set)."""
     model = outcome.spec.name
     if data.perturbed is None or outcome.perturbed is None or outcome.perturbed_scores is None:
         return [

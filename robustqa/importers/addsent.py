@@ -86,7 +86,8 @@ class AdversarialCopiesImporter(Importer):
             )
         if not source_of:
             raise InputError(
-                f"no adversarial copy: no question id has the form <original id>-<suffix>, so this is not an {self.title} file",
+                "no adversarial copy: no question id has the form <original id>-<suffix>, so this is not an "
+                f"{self.title} file",
                 path=source,
                 hint="for a set of new questions without copies use the squad-shifts importer",
             )
@@ -98,7 +99,8 @@ class AdversarialCopiesImporter(Importer):
             for original_id, copies in copies_of.items():
                 if len(copies) > self.max_copies:
                     raise InputError(
-                        f"original question has {len(copies)} adversarial copies ({', '.join(copies[:3])}{', ...' if len(copies) > 3 else ''}), "
+                        f"original question has {len(copies)} adversarial copies "
+                        f"({', '.join(copies[:3])}{', ...' if len(copies) > 3 else ''}), "
                         f"but {self.title} has at most {self.max_copies} per question",
                         path=source,
                         where=where[original_id],
@@ -132,7 +134,10 @@ class AdversarialCopiesImporter(Importer):
                 f"adversarial copy of question {original_id}: {problem}",
                 path=path,
                 where=where,
-                hint=f"an {self.title} copy keeps the question and answers and adds a sentence to the context; fix or remove it",
+                hint=(
+                    f"an {self.title} copy keeps the question and answers and adds a sentence to the context; fix or "
+                    "remove it"
+                ),
             )
 
     @staticmethod

@@ -72,7 +72,10 @@ def load_hub(config: str, split: str) -> SquadDataset:
 @dataclass(frozen=True)
 class AdversarialQAImporter(Importer):
     def read(self, source: str) -> ImportedSet:
-        hint = f"give a released AdversarialQA JSON file (SQuAD form), or a config of {HUB_DATASET}: {', '.join(CONFIGS)}[:split]"
+        hint = (
+            f"give a released AdversarialQA JSON file (SQuAD form), or a config of {HUB_DATASET}: "
+            f"{', '.join(CONFIGS)}[:split]"
+        )
         hub = hub_name(source) if not Path(source).exists() else None
         if hub is not None:
             dataset = load_hub(*hub)
@@ -98,10 +101,16 @@ class AdversarialQAImporter(Importer):
 ADVERSARIAL_QA = AdversarialQAImporter(
     name="adversarial-qa",
     title="AdversarialQA",
-    citation='Bartolo, Roberts, Welbl, Riedel & Stenetorp, "Beat the AI: Investigating Adversarial Human Annotation for Reading Comprehension", TACL 2020',
+    citation=(
+        'Bartolo, Roberts, Welbl, Riedel & Stenetorp, "Beat the AI: Investigating Adversarial Human Annotation for '
+        'Reading Comprehension", TACL 2020'
+    ),
     url="https://adversarialqa.github.io/",
     licence="CC BY-SA 4.0 (as the Hugging Face dataset card, UCLNLP/adversarial_qa, states)",
     paired=False,
     version="1",
-    accepts=f"a released AdversarialQA JSON file, or (online) a config of {HUB_DATASET}: {', '.join(CONFIGS)}, optionally :validation|:train|:test",
+    accepts=(
+        f"a released AdversarialQA JSON file, or (online) a config of {HUB_DATASET}: {', '.join(CONFIGS)}, optionally "
+        ":validation|:train|:test"
+    ),
 )

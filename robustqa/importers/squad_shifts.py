@@ -70,7 +70,10 @@ class SquadShiftsImporter(Importer):
 SQUAD_SHIFTS = SquadShiftsImporter(
     name="squad-shifts",
     title="SQuAD-Shifts",
-    citation='Miller, Krauth, Recht & Schmidt, "The Effect of Natural Distribution Shift on Question Answering Models", ICML 2020',
+    citation=(
+        'Miller, Krauth, Recht & Schmidt, "The Effect of Natural Distribution Shift on Question Answering Models", '
+        "ICML 2020"
+    ),
     url="https://modestyachts.github.io/squadshifts-website/",
     licence="CC BY 4.0 (as the set's Hugging Face dataset card, ludwigschmidt/squadshifts, states)",
     paired=False,

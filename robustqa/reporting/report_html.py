@@ -61,7 +61,8 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
         f"<li><b>{html.escape(str(run.path))}</b>: <code>{html.escape(run.signature)}</code></li>" for run in runs
     )
     return (
-        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'>"
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
+        "content='width=device-width, initial-scale=1'>"
         "<title>robustqa report</title>"
         f"<style>{_STYLE}</style></head><body>\n"
         "<h1>robustqa: clean vs perturbed</h1>\n"

@@ -87,11 +87,12 @@ TABLE_NOTE = (
     "interval; *changed*: only the questions the recipe changed; *answerable*: only those with a gold answer (a model "
     "that abstains more often gains on the others). *Shift*: what shifted the data and which official rules scored it. "
     "*Comparison* says what each row compares: with several variants per question, a *worst of K* row (the headline) "
-    "scores each changed question by its worst variant and a *mean of K* row by the mean of its variants; a *worst copy* row scores "
-    "each clean question by its worst perturbed copy (the AddSent authors' protocol); an *unpaired* row sets a set of "
-    "new questions beside the same model's clean SQuAD score (two-sample bootstrap interval); an *alone* row gives a "
-    "set's score with its own interval. Cost: parameters, and the speed of the forward passes that ran in that run "
-    "(windows/s) and of whole predictions (ms/question) on the device named; *from cache* when none ran."
+    "scores each changed question by its worst variant and a *mean of K* row by the mean of its variants; a "
+    "*worst copy* row scores each clean question by its worst perturbed copy (the AddSent authors' protocol); an "
+    "*unpaired* row sets a set of new questions beside the same model's clean SQuAD score (two-sample bootstrap "
+    "interval); an *alone* row gives a set's score with its own interval. Cost: parameters, and the speed of the "
+    "forward passes that ran in that run (windows/s) and of whole predictions (ms/question) on the device named; "
+    "*from cache* when none ran."
 )
 
 # The keys of `ModelRow.numbers`, in order (the notebook's headline and `robustqa report --format json`).
@@ -438,7 +439,8 @@ def cost_summary(cost: Mapping[str, Any] | None) -> str:
     if not cost.get("questions"):
         return f"{head}; every prediction came from the cache, so nothing was timed"
     return (
-        f"{head}; {cost['questions']} questions ({cost['windows']} windows) predicted in {cost['predict_seconds']:.2f} s {where}: "
+        f"{head}; {cost['questions']} questions ({cost['windows']} windows) predicted in "
+        f"{cost['predict_seconds']:.2f} s {where}: "
         f"{cost['windows_per_second']:.1f} windows/s in forward passes ({cost['forward_seconds']:.2f} s), "
         f"{cost['ms_per_question']:.1f} ms/question tokenizing, running and decoding"
     )

@@ -262,8 +262,8 @@ def check_same_dataset(decisions: DecisionsFile, sha256: str, dataset: str) -> N
     """Refuse decisions made on another file: they would revert or keep the wrong questions."""
     if decisions.dataset_sha256 != sha256:
         raise InputError(
-            f"made for another dataset ({decisions.dataset_name or 'a file'} with sha256 {decisions.dataset_sha256[:12]}), "
-            f"not {dataset} (sha256 {sha256[:12]})",
+            f"made for another dataset ({decisions.dataset_name or 'a file'} with sha256 "
+            f"{decisions.dataset_sha256[:12]}), not {dataset} (sha256 {sha256[:12]})",
             path=decisions.path,
             hint="give the decisions made on this very file",
         )

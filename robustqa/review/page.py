@@ -27,7 +27,10 @@ def _marked(text: str, span: tuple[int, int] | None) -> str:
     if span is None:
         return html.escape(text)
     start, end = span
-    return f'{html.escape(text[:start])}<mark class="answer">{html.escape(text[start:end])}</mark>{html.escape(text[end:])}'
+    return (
+        f'{html.escape(text[:start])}<mark class="answer">{html.escape(text[start:end])}</mark>'
+        f"{html.escape(text[end:])}"
+    )
 
 
 def item_payload(item: ReviewItem) -> dict[str, Any]:

@@ -222,7 +222,8 @@ def format_stats(stats: ReviewStats) -> str:
     """The plain-text summary `robustqa review --stats` prints."""
     rows = list(stats.reviewers) + ([stats.combined] if stats.combined else [])
     lines = [
-        f"dataset  {stats.dataset_name} (sha256 {stats.dataset_sha256[:12]}), {stats.items} changed questions, reviewed in {stats.order} order",
+        f"dataset  {stats.dataset_name} (sha256 {stats.dataset_sha256[:12]}), {stats.items} changed questions, "
+        f"reviewed in {stats.order} order",
         f"files    {', '.join(stats.files)}",
         "",
         "accepted share (skips excluded; 95% Wilson interval)",

@@ -53,7 +53,8 @@ class Run:
         return [e for e in self.examples if e.get("model") == model]
 
     def to_dict(self) -> dict[str, Any]:
-        """report.json with `run_dir` (where it was read from) added: the form `robustqa report --format json` prints."""
+        """report.json with `run_dir` (where it was read from) added: the form `robustqa report --format json`
+        prints."""
         return dict(self.report, run_dir=str(self.path))
 
 

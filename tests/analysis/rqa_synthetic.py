@@ -201,7 +201,10 @@ def write_run(folder: Path, models: list[str] | None = None) -> Path:
             }
         )
     report = {
-        "signature": "clean:000000000000|perturbed:111111111111|recipe:qads@1.0|max_seq_length:384|doc_stride:128|n_best:20|max_answer_length:30|null_threshold:0|bootstrap:1000|seed:13|robustqa:0.1.0",
+        "signature": (
+            "clean:000000000000|perturbed:111111111111|recipe:qads@1.0|max_seq_length:384|doc_stride:128|n_best:20|"
+            "max_answer_length:30|null_threshold:0|bootstrap:1000|seed:13|robustqa:0.1.0"
+        ),
         "clean_file": "clean.json",
         "perturbed_file": "perturbed.json",
         "perturbed_signature": "recipe:qads@1.0|seed:13|robustqa:0.1.0",

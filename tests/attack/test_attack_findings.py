@@ -48,7 +48,8 @@ def test_attacked_rows_mark_the_edits(attack_dir: Path) -> None:
 
 def test_success_by_part_of_speech(attack_dir: Path) -> None:
     rows = {row["group"]: row for row in findings.success_by_pos(findings.load_attack(attack_dir))}
-    # a1 (country), a2 (kind, buildings, build, city), a3 (largest, city, region), b1 (improved); a4 has no word to change
+    # a1 (country), a2 (kind, buildings, build, city), a3 (largest, city, region), b1 (improved);
+    # a4 has no word to change
     assert rows["noun"]["questions"] == 3 and rows["noun"]["succeeded"] == 3 and rows["noun"]["rate"] == 100.0
     assert rows["verb"]["questions"] == 2 and rows["verb"]["succeeded"] == 1
     assert rows["adjective"]["questions"] == 1 and rows["no word to change"]["questions"] == 1

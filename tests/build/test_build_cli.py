@@ -167,7 +167,8 @@ def test_set_overrides_any_recipe_parameter_and_the_output_says_so(tmp_path: Pat
     [
         (
             ["--set", "thresold=0"],
-            "robustqa: error: recipe 'qads' has no parameter 'thresold'; parameters: max_substitutions, min_substitutions, pos, protected_words, rate, table, threshold, use_context, wsd",
+            "robustqa: error: recipe 'qads' has no parameter 'thresold'; parameters: max_substitutions, "
+            "min_substitutions, pos, protected_words, rate, table, threshold, use_context, wsd",
         ),
         (["--set", "threshold=2"], "robustqa: error: threshold must be in [0, 1], not 2.0"),
         (["--set", "max_substitutions=1.5"], "robustqa: error: parameter 'max_substitutions' has an invalid value 1.5"),

@@ -101,11 +101,13 @@ def test_dumps_is_utf8_and_stable() -> None:
             "question x1: question has no 'question' text",
         ),
         (
-            b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x2", "question": "q", "answers": [{"text": "c"}]}]}]}]}',
+            b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x2", "question": "q", '
+            b'"answers": [{"text": "c"}]}]}]}]}',
             "question x2: each of 'answers' needs 'text' and 'answer_start'",
         ),
         (
-            b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x3", "question": "q", "answers": [{"text": "c", "answer_start": "0"}]}]}]}]}',
+            b'{"data": [{"title": "T", "paragraphs": [{"context": "c", "qas": [{"id": "x3", "question": "q", '
+            b'"answers": [{"text": "c", "answer_start": "0"}]}]}]}]}',
             "question x3: 'answers' needs a 'text' string and an integer",
         ),
     ],

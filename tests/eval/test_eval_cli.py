@@ -101,9 +101,9 @@ def test_tiny_eval_prints_table_and_signature(workdir):
     stdout = re.sub(r"models:\S+?@local:[0-9a-f]+", "models:<tiny-bert>@local:<fingerprint>", result.stdout)
     check_golden("tiny_eval.txt", stdout)
     assert (
-        "tiny-bert: clean: 8 predicted, 0 from cache; perturbed: 3 predicted, 0 from cache, 5 reused from clean (unchanged)"
-        in result.stderr
-    )
+        "tiny-bert: clean: 8 predicted, 0 from cache; perturbed: 3 predicted, 0 from cache, "
+        "5 reused from clean (unchanged)"
+    ) in result.stderr
     report = json.loads((workdir / "run" / "report.json").read_text())
     assert report["models"][0]["coverage"]["reused_predictions"] == 5
     assert report["signature"].split("|")[-1] == "robustqa:0.1.0"

@@ -133,9 +133,9 @@ def test_report_puts_every_shift_in_one_table_and_one_chart_with_cost(runs, tmp_
     ]
     assert len(rows) == 4
     assert (
-        "| qads@1.0 (SQuAD 2.0; not reviewed) | paired: each perturbed question vs its clean question | 1.2M | 125.0 | 10.0 | Fake CPU, 1 threads (cpu, fp32) |"
-        in rows[0]
-    )
+        "| qads@1.0 (SQuAD 2.0; not reviewed) | paired: each perturbed question vs its clean question | 1.2M | 125.0 "
+        "| 10.0 | Fake CPU, 1 threads (cpu, fp32) |"
+    ) in rows[0]
     assert "| addsent@1 (SQuAD v1.1) | paired: each clean question's worst copy (authors' protocol) |" in rows[2]
     assert f"| squad-shifts@1 (SQuAD v1.1) | unpaired: new questions vs clean SQuAD of addsent: {MODEL} |" in rows[3]
     assert all(" [" in row.split("|")[7] for row in rows)  # every ΔF1 cell has its interval

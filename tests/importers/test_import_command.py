@@ -211,7 +211,8 @@ BAD_INPUTS = [
     (
         "addsent",
         _with(adversarial_document({"n1": 1}), lambda d: d["data"][0]["paragraphs"][0]["qas"].pop()),
-        "article 'Normans', question n1-high-conf-turk0: the id has the form <original id>-<suffix> of an adversarial copy, but no question with id n1",
+        "article 'Normans', question n1-high-conf-turk0: the id has the form <original id>-<suffix> "
+        "of an adversarial copy, but no question with id n1",
     ),
     (
         "addsent",

@@ -17,9 +17,10 @@ from robustqa.squad import Answer, QAExample
 
 LONG = (
     "The Normans were the people who in the 10th and 11th centuries gave their name to Normandy, a region in France. "
-    "They were descended from Norse raiders and pirates from Denmark, Iceland and Norway who, under their leader Rollo, "
-    "agreed to swear fealty to King Charles III of West Francia. Through generations of assimilation and mixing with "
-    "the native Frankish and Roman-Gaulish populations, their descendants would gradually merge with the Carolingian cultures."
+    "They were descended from Norse raiders and pirates from Denmark, Iceland and Norway who, under their leader "
+    "Rollo, agreed to swear fealty to King Charles III of West Francia. Through generations of assimilation and "
+    "mixing with the native Frankish and Roman-Gaulish populations, their descendants would gradually merge with "
+    "the Carolingian cultures."
 )
 SHORT = "James Watt improved the steam engine in 1781."
 

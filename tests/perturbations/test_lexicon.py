@@ -63,6 +63,9 @@ def test_missing_nltk_data_raises_a_typed_error_naming_the_install_command(tmp_p
 
 
 def test_import_loads_no_resource_and_no_torch() -> None:
-    script = "import sys, perturbations, perturbations.recipes; print('torch' in sys.modules, 'nltk.corpus.reader.wordnet' in sys.modules)"
+    script = (
+        "import sys, perturbations, perturbations.recipes; "
+        "print('torch' in sys.modules, 'nltk.corpus.reader.wordnet' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True)
     assert done.stdout.split() == ["False", "False"]

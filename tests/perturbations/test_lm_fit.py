@@ -212,7 +212,10 @@ def test_the_recipe_records_model_and_threshold() -> None:
 
 
 def test_importing_the_engine_and_the_recipe_loads_no_model_library() -> None:
-    code = "import sys, perturbations; r = perturbations.get_recipe('qads-lm'); repr(r); print(sorted(m for m in ('torch', 'transformers', 'gguf') if m in sys.modules))"
+    code = (
+        "import sys, perturbations; r = perturbations.get_recipe('qads-lm'); repr(r); "
+        "print(sorted(m for m in ('torch', 'transformers', 'gguf') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

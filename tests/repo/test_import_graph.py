@@ -151,7 +151,8 @@ def test_the_graph_sees_function_level_imports_and_skips_type_checking(tmp_path:
     (package / "sub").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "a.py").write_text(
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import c\n\ndef f():\n    from pkg.b import g\n"
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import c\n\n"
+        "def f():\n    from pkg.b import g\n"
     )
     (package / "b.py").write_text("import pkg.sub.d\n")
     (package / "c.py").write_text("from . import a\n")
@@ -188,7 +189,8 @@ def test_the_packages_import_without_torch_or_transformers() -> None:
     import sys
 
     code = (
-        "import sys, perturbations, robustqa, robustqa.cli, robustqa.evaluation.run, robustqa.reporting.tables, robustqa.reporting.charts\n"
+        "import sys, perturbations, robustqa, robustqa.cli, robustqa.evaluation.run, robustqa.reporting.tables, "
+        "robustqa.reporting.charts\n"
         "heavy = sorted(m for m in ('torch', 'transformers') if m in sys.modules)\n"
         "print(','.join(heavy))"
     )

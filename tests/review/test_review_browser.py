@@ -257,9 +257,9 @@ def test_served_review_with_the_keyboard_then_resumed(
         check=False,
     )
     assert refused.returncode == 2
-    assert (
-        refused.stderr
-        == f"robustqa: error: {decisions_path}: these decisions are ann's, not bob's; give another decisions file for bob, or the reviewer name ann\n"
+    assert refused.stderr == (
+        f"robustqa: error: {decisions_path}: these decisions are ann's, not bob's; "
+        "give another decisions file for bob, or the reviewer name ann\n"
     )
 
 

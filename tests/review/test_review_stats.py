@@ -103,12 +103,14 @@ def test_wilson_interval_by_hand() -> None:
     # 7 of 10, z = 1.959964, z^2 = 3.841459:
     #   denominator 1 + 3.841459/10 = 1.3841459
     #   centre (0.7 + 3.841459/20) / 1.3841459 = 0.8920729 / 1.3841459 = 0.6444934
-    #   half   1.959964/1.3841459 * sqrt(0.7*0.3/10 + 3.841459/400) = 1.4160097 * sqrt(0.0306036) = 1.4160097 * 0.1749390 = 0.2477153
+    #   half   1.959964/1.3841459 * sqrt(0.7*0.3/10 + 3.841459/400) = 1.4160097 * sqrt(0.0306036)
+    #          = 1.4160097 * 0.1749390 = 0.2477153
     #   -> [0.396778, 0.892209]  (the textbook Wilson interval of 7/10: 0.397 to 0.892)
     low, high = wilson_interval(7, 10)
     assert low == pytest.approx(0.396778, abs=2e-6)
     assert high == pytest.approx(0.892209, abs=2e-6)
-    # 10 of 10: p = 1, centre (1 + 0.1920729)/1.3841459 = 0.8612336, half 1.4160097 * sqrt(0.0096036) = 1.4160097 * 0.0979982
+    # 10 of 10: p = 1, centre (1 + 0.1920729)/1.3841459 = 0.8612336,
+    #   half 1.4160097 * sqrt(0.0096036) = 1.4160097 * 0.0979982
     #   = 0.1387664 -> [0.722467, 1]
     low, high = wilson_interval(10, 10)
     assert low == pytest.approx(0.722467, abs=2e-6) and high == pytest.approx(1.0)
@@ -185,8 +187,8 @@ def test_compute_stats_by_hand(tmp_path: Path) -> None:
 def test_single_reviewer_stats(tmp_path: Path) -> None:
     stats = compute_stats([read_decisions(write_decisions(tmp_path / "ann.json", "ann", ANN))])
     assert stats.combined is None and stats.agreements == ()
-    # ann alone, i10 skipped: noun i0 i4 i5 i8 (rejected i8), verb i1 i4 i7 (i7), adjective i2 i6 i8 (i8), adverb i3 i9 (i9);
-    # no judged question has an "other" substitution, so that row is left out
+    # ann alone, i10 skipped: noun i0 i4 i5 i8 (rejected i8), verb i1 i4 i7 (i7), adjective i2 i6 i8 (i8),
+    # adverb i3 i9 (i9); no judged question has an "other" substitution, so that row is left out
     assert [(p.pos, p.judged, p.rejected) for p in stats.by_pos] == [
         ("noun", 4, 1),
         ("verb", 3, 1),
@@ -230,9 +232,9 @@ def test_stats_refuses_mixed_datasets_and_bad_files(tmp_path: Path) -> None:
     not_decisions.write_text('{"data": []}', encoding="utf-8")
     result = run("review", "--stats", str(not_decisions))
     assert result.exit_code == 2
-    assert (
-        result.stderr
-        == f'robustqa: error: {not_decisions}: not a decisions file (no "format": "robustqa-review-decisions"); give a decisions file written by `robustqa review` (or saved from its page)\n'
+    assert result.stderr == (
+        f'robustqa: error: {not_decisions}: not a decisions file (no "format": "robustqa-review-decisions"); '
+        "give a decisions file written by `robustqa review` (or saved from its page)\n"
     )
     broken = json.loads(ann.read_text())
     broken["decisions"][3]["reason"] = "too long"
