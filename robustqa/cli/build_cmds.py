@@ -7,6 +7,7 @@ the command group; nothing here prints a traceback.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import warnings
 from collections import Counter
@@ -305,33 +306,59 @@ def perturb(
 def recipes(as_json: bool) -> None:
     """List the recipes, every version, with parameters and citation."""
     from robustqa.build import recipe_record
+    from robustqa.cli.console import prose_width
 
     items = perturbations.list_recipes()
-    versions = Counter(r.name for r in items)  # a name with several versions marks its default one
     if as_json:
         click.echo(json.dumps([recipe_record(r) for r in items], ensure_ascii=False, indent=2))
         return
-    blocks = []
+    width = prose_width()
+    default = perturbations.get_recipe(DEFAULT_RECIPE).ident
+    intro = (
+        f"{len(items)} recipe versions. NAME builds its default version, NAME@VERSION exactly that version; "
+        f"build-dataset, perturb and attack use {DEFAULT_RECIPE} ({default}) unless told otherwise."
+    )
+    blocks = ["\n".join(_fill(intro, width))]
     for r in items:
         parameters = ", ".join(f"{key}={_show(value)}" for key, value in r.parameters().items())
         description = getattr(r, "description", "")
-        blocks.append(
-            "\n".join(
-                [
-                    r.ident
-                    + (
-                        " (default)"
-                        if versions[r.name] > 1 and perturbations.default_version(r.name) == r.version
-                        else ""
-                    )
-                    + (f"  {description}" if description else ""),
-                    f"  fields      {', '.join(sorted(r.fields))}",
-                    f"  parameters  {parameters}",
-                    f"  citation    {r.citation}",
-                ]
-            )
-        )
+        head = r.ident + _marks(r, items, default) + (f"  {description}" if description else "")
+        lines = [
+            *_fill(head, width, rest="    "),
+            *_fill(", ".join(sorted(r.fields)), width, first="  fields      "),
+            *_fill(parameters, width, first="  parameters  "),
+            *_fill(r.citation, width, first="  citation    "),
+        ]
+        blocks.append("\n".join(lines))
     click.echo("\n\n".join(blocks))
+
+
+def _marks(recipe: perturbations.Recipe, items: Iterable[perturbations.Recipe], default: str) -> str:
+    """What a recipe's heading says of it: the version its bare name builds (when the name has several) and
+    the recipe the commands use by default."""
+    marks = []
+    versions = Counter(r.name for r in items)
+    if versions[recipe.name] > 1 and perturbations.default_version(recipe.name) == recipe.version:
+        marks.append(f"what {recipe.name} builds")
+    if recipe.ident == default:
+        marks.append("the default recipe")
+    return f" ({'; '.join(marks)})" if marks else ""
+
+
+def _fill(text: str, width: int, *, first: str = "", rest: str | None = None) -> list[str]:
+    """`text` after `first`, in lines of at most `width` columns, continued under `rest` (by default as far in
+    as `first`). A line breaks after a space or a comma, so that a parameter's list of values wraps too; a
+    single longer word stays whole."""
+    rest = " " * len(first) if rest is None else rest
+    lines, line = [], first
+    for chunk in re.split(r"(?<=[ ,])", text):
+        if len(line) + len(chunk.rstrip()) > width and line.strip():
+            lines.append(line.rstrip())
+            line = rest + chunk.lstrip()
+        else:
+            line += chunk
+    lines.append(line.rstrip())
+    return lines
 
 
 def _show(value: object) -> str:

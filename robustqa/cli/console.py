@@ -7,6 +7,7 @@ one source.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +38,12 @@ def console(stream: Any = None, *, width: int | None = None) -> Console:
     if width is None and not is_tty:
         width = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 400
     return Console(file=file, width=width, soft_wrap=False)
+
+
+def prose_width() -> int:
+    """How wide to wrap prose: the terminal's width or $COLUMNS, else 100 (unlike a table, prose is read
+    more easily wrapped than in one long line, even in a file)."""
+    return shutil.get_terminal_size((100, 24)).columns
 
 
 def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:

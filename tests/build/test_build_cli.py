@@ -37,7 +37,8 @@ def masked(text: str) -> str:
     return re.sub(r"seconds( +)[0-9.]+ \([0-9,]+ questions/s\)", r"seconds\1<masked>", text)
 
 
-def test_recipes_golden(golden: Callable[[str, str], None]) -> None:
+def test_recipes_golden(golden: Callable[[str, str], None], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
     result = run("recipes")
     assert result.exit_code == 0
     golden("recipes.txt", result.stdout)
@@ -199,10 +200,15 @@ def test_recipes_lists_every_version_and_marks_the_default(monkeypatch: pytest.M
     later = dataclasses.replace(perturbations.get_recipe("qads"), version="9.0", description="a later version")
     several.register(later, default=True)
     monkeypatch.setattr(registry, "REGISTRY", several)
+    monkeypatch.setenv("COLUMNS", "400")  # no heading wraps
     text = run("recipes").stdout
-    assert "\nqads@1.1  questions: content words" in text and "\nqads@9.0 (default)  a later version" in text
-    assert "\nqads@2.0  questions: one content word" in text and "\nboth@2.0 (default)  questions and contexts" in text
+    assert "build-dataset, perturb and attack use qads (qads@9.0)" in text
+    assert "\nqads@1.1  questions: content words" in text
+    assert "\nqads@9.0 (what qads builds; the default recipe)  a later version" in text
+    assert "\nqads@2.0  questions: one content word" in text
+    assert "\nboth@2.0 (what both builds)  questions and contexts" in text
     assert "qads-strict@2.0  questions: as qads@2.0" in text  # one version: nothing to mark
+
     listed = json.loads(run("recipes", "--json").stdout)
     assert [(r["name"], r["version"]) for r in listed if r["name"] == "qads"] == [
         ("qads", "1.1"),
@@ -210,6 +216,19 @@ def test_recipes_lists_every_version_and_marks_the_default(monkeypatch: pytest.M
         ("qads", "2.1"),
         ("qads", "9.0"),
     ]
+
+
+def test_recipes_wrap_to_the_terminal_and_lose_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def listing(columns: int) -> str:
+        monkeypatch.setenv("COLUMNS", str(columns))
+        return run("recipes").stdout
+
+    wide = listing(2000)
+    assert max(len(line) for line in wide.splitlines()) > 400  # the parameters and citations are long
+    for columns in (60, 100):
+        text = listing(columns)
+        assert max(len(line) for line in text.splitlines()) <= columns  # lists of values wrap after a comma too
+        assert re.findall(r"[^\s,]+", text) == re.findall(r"[^\s,]+", wide)
 
 
 def test_build_dataset_options_reach_the_build(tmp_path: Path, sample_path: Path) -> None:
