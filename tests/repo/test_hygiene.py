@@ -5,28 +5,14 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
 from pathlib import Path
+
+from rqa_tree import tracked_files
 
 REPO = Path(__file__).resolve().parents[2]
 # An absolute path under a folder that only exists on some machine (a home, a workspace, a scratch folder).
 MACHINE_PATH = re.compile(r"(?<![\w.~-])/(?:work|home|root|tmp|Users|mnt|scratch)/|\b[A-Za-z]:\\(?:Users|work)\\")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-_SKIPPED_DIRS = {".git", ".venv", ".ruff_cache", ".pytest_cache", "__pycache__", "runs", "build", "dist"}
-
-
-def tracked_files() -> list[Path]:
-    """The files git tracks; outside a git checkout, every file but environments and caches."""
-    try:
-        listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
-        return [REPO / name for name in listed.decode("utf-8").split("\0") if name]
-    except (OSError, subprocess.CalledProcessError):
-        return [
-            p
-            for p in REPO.rglob("*")
-            if p.is_file()
-            and not any(part in _SKIPPED_DIRS or part.endswith(".egg-info") for part in p.relative_to(REPO).parts)
-        ]
 
 
 def machine_paths(text: str) -> list[str]:

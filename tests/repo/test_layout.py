@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from rqa_tree import REPO, tracked_files
+
 LAYOUT = REPO / "docs" / "layout.md"
 
 
 def _modules(*folders: str) -> list[Path]:
-    """The tracked Python files under `folders` (the whole repository when none)."""
-    listed = subprocess.run(
-        ["git", "ls-files", *folders], cwd=REPO, capture_output=True, text=True, check=True
-    ).stdout.split()
-    return [Path(p) for p in listed if p.endswith(".py")]
+    """The tracked Python files under `folders` (the whole repository when none), relative to it."""
+    found = [p.relative_to(REPO) for p in tracked_files() if p.suffix == ".py"]
+    return [p for p in found if not folders or p.parts[0] in folders]
 
 
 def test_every_module_and_folder_of_both_packages_is_in_the_layout() -> None:
