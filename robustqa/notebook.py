@@ -48,7 +48,13 @@ def execute(run_dir: Path, *, timeout: int = 600) -> Any:
     os.environ["ROBUSTQA_RUN"] = str(run_dir)  # the kernel inherits it: the notebook reads this run
     try:
         client = nbclient.NotebookClient(
-            notebook, kernel_name="python3", timeout=timeout, resources={"metadata": {"path": str(run_dir)}}
+            notebook,
+            kernel_name="python3",
+            timeout=timeout,
+            resources={"metadata": {"path": str(run_dir)}},
+            # the kernel is this process's own, on localhost: its warnings (TCP is unencrypted) say nothing
+            # to the user; a failing cell still reaches us through the kernel's messages
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:

@@ -186,5 +186,6 @@ def demo(model: str, output_dir: Path) -> None:
         )
     _attack_step(model, clean, output_dir / "attack")
     click.echo("\nOpen the failure-analysis notebook on this run:")
-    click.echo(f"  ROBUSTQA_RUN={output_dir.resolve()} jupyter notebook {NOTEBOOK}")
+    # as typed: the notebook finds a relative run folder from notebooks/ too (`runs.find_run`)
+    click.echo(f"  ROBUSTQA_RUN={output_dir} jupyter notebook {NOTEBOOK}")
     click.echo(f"  robustqa analyze {output_dir} --output analysis.html   # the same, headless, as one HTML page")
