@@ -132,7 +132,7 @@ def build_signature(recipe: perturbations.Recipe, *, seed: int, variants: int | 
     """The signature of the state that runs: recipe and its parameters, variants, seed, WordNet version."""
     own = recipe.signature_fields()
     fields = own | {"variants": variants, "seed": seed, "wordnet": perturbations.wordnet_version()}
-    return BUILD.create(fields, open_keys=[key for key in own if key != "recipe"])
+    return BUILD.create(fields, recipe_keys=[key for key in own if key != "recipe"])
 
 
 def recipe_record(recipe: perturbations.Recipe) -> dict[str, Any]:

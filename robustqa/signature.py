@@ -75,6 +75,7 @@ class Signature:
 
 RECIPE_PARAMETERS = "<recipe parameters>"  # where a schema takes the recipe's own fields, in the recipe's order
 INFERENCE_SETTINGS = "<inference settings>"  # where it takes the answer-changing inference settings
+_SLOTS = (RECIPE_PARAMETERS, INFERENCE_SETTINGS)
 
 
 @dataclass(frozen=True)
@@ -85,21 +86,27 @@ class Schema:
     kind: str
     keys: tuple[str, ...]
 
-    def create(self, fields: Mapping[str, Any], *, open_keys: Sequence[str] = ()) -> Signature:
-        """The signature of `fields` in this schema's order; `open_keys` are the recipe's or the settings' own
-        fields, which stand where this schema's open slots are."""
-        return Signature.create(self.ordered(fields, open_keys=open_keys))
+    def create(
+        self, fields: Mapping[str, Any], *, recipe_keys: Sequence[str] = (), setting_keys: Sequence[str] = ()
+    ) -> Signature:
+        """The signature of `fields` in this schema's order; `recipe_keys` are the recipe's own fields and
+        `setting_keys` the inference settings', each written where this schema's slot for them stands."""
+        return Signature.create(self.ordered(fields, recipe_keys=recipe_keys, setting_keys=setting_keys))
 
-    def ordered(self, fields: Mapping[str, Any], *, open_keys: Sequence[str] = ()) -> dict[str, Any]:
+    def ordered(
+        self, fields: Mapping[str, Any], *, recipe_keys: Sequence[str] = (), setting_keys: Sequence[str] = ()
+    ) -> dict[str, Any]:
         """`fields` in this schema's order, for a signature that adds them to another's keys."""
-        declared = [key for key in self.keys if not key.startswith("<")]
-        unknown = [key for key in fields if key not in declared and key not in open_keys]
+        declared = [key for key in self.keys if key not in _SLOTS]
+        slots = {RECIPE_PARAMETERS: list(recipe_keys), INFERENCE_SETTINGS: list(setting_keys)}
+        opened = {key for keys in slots.values() for key in keys}
+        unknown = [key for key in fields if key not in declared and key not in opened]
         if unknown:
             raise ValueError(f"{self.kind} signature: undeclared keys {unknown}; declare them in robustqa.signature")
         ordered: dict[str, Any] = {}
         for key in self.keys:
-            if key.startswith("<"):
-                ordered.update((k, fields[k]) for k in open_keys if k in fields and k not in declared)
+            if key in slots:
+                ordered.update((k, fields[k]) for k in slots[key] if k in fields and k not in declared)
             elif key in fields:
                 ordered[key] = fields[key]
         return ordered
@@ -130,6 +137,7 @@ ATTACK = Schema(
     (
         "attack",
         RECIPE_PARAMETERS,
+        "variants_file",
         "target",
         "input",
         "limit",

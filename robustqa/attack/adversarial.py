@@ -14,7 +14,6 @@ from typing import Any
 
 from robustqa.attack.driver import SUCCEEDED, AttackRun, QuestionResult
 from robustqa.attack.search import FLIP_MARGIN
-from robustqa.build import recipe_record
 from robustqa.squad import Paragraph, Question, article_to_dict, document_to_dict, paragraph_to_dict
 
 # what a question record of the input may already carry that the attack's record replaces
@@ -68,7 +67,7 @@ def adversarial_document(run: AttackRun) -> dict[str, Any]:
     config = run.config
     meta = {
         "signature": run.signature.to_dict(),
-        "recipe": recipe_record(run.recipe),
+        "recipe": run.spaces.record(),
         "attack": {
             "target": run.spec.name,
             "model_id": run.spec.model_id,

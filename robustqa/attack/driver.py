@@ -9,10 +9,10 @@ every process runs the same rounds (the searches are deterministic and see the s
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import perturbations
 from robustqa.attack.oracle import DEFAULT_CHUNK, Oracle
@@ -20,13 +20,16 @@ from robustqa.attack.query_cache import QueryCache, query_cache_key
 from robustqa.attack.scorer import ModelScorer, Query, Scored, Scorer
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET, FLIP_MARGIN, Search, SearchOutcome, Variant, search
 from robustqa.attack.space import Space, attack_slots
-from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
+from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED, recipe_record
 from robustqa.errors import InputError, OutputError
 from robustqa.evaluation import distributed
 from robustqa.evaluation.data import file_sha12
 from robustqa.evaluation.models import ModelSpec, model_slug, resolve_model
 from robustqa.signature import ATTACK, Signature
 from robustqa.squad import QAExample, SquadDataset, check_unique_ids, load_squad
+
+if TYPE_CHECKING:
+    from robustqa.attack.listed import ListedSpaces
 
 # Why a question was not searched, or how its search ended.
 SUCCEEDED, FAILED, WRONG_ON_CLEAN, RIGHT_BY_A_HAIR = "succeeded", "failed", "wrong-on-clean", "right-by-a-hair"
@@ -50,6 +53,8 @@ class AttackConfig:
     trust_remote_code: bool = False
     chunk_size: int = DEFAULT_CHUNK
     progress: bool = True
+    # a file of variants (built with --variants, or a reviewed set): search only those, not the recipe's space
+    variants_file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -81,11 +86,79 @@ class AttackCost:
     processes: int
 
 
+class SpaceSource(Protocol):
+    """Where each question's space comes from: a recipe (`RecipeSpaces`) or a file that lists the variants
+    (`robustqa.attack.listed.ListedSpaces`)."""
+
+    @property
+    def ident(self) -> str: ...
+
+    def record(self) -> dict[str, Any]:
+        """The space as attack.json and adversarial.json record it (name and version first)."""
+        ...
+
+    def signature_fields(self) -> tuple[dict[str, Any], list[str]]:
+        """The space's keys of the attack signature, and which of them are a recipe's own parameters."""
+        ...
+
+    def prepare(self, examples: Sequence[QAExample]) -> None:
+        """Anything the spaces of these questions need done in one batch before they are planned."""
+        ...
+
+    def plan(self, example: QAExample) -> tuple[Space, int, Search]:
+        """The question's space, how many words its variants may change, and its search (not started)."""
+        ...
+
+
+@dataclass(frozen=True)
+class RecipeSpaces:
+    """What the attack searches with a recipe: every valid edit of each question (`attack_slots`), added one word
+    at a time (`search`)."""
+
+    recipe: perturbations.Recipe
+    config: AttackConfig
+
+    @property
+    def ident(self) -> str:
+        return self.recipe.ident
+
+    def record(self) -> dict[str, Any]:
+        return recipe_record(self.recipe)
+
+    def signature_fields(self) -> tuple[dict[str, Any], list[str]]:
+        """Every recipe parameter follows its name, as in a build's signature (one policy: a reader never needs
+        the recipe's defaults to know what ran), then the search's own limits."""
+        own = {key: value for key, value in self.recipe.signature_fields().items() if key != "recipe"}
+        config = self.config
+        fields = {
+            "attack": self.recipe.ident,
+            **own,
+            "max_edits": config.max_edits if config.max_edits is not None else "recipe",
+            "beam": config.beam,
+            "penalised": config.include_penalised,
+            "seed": config.seed,
+            "wordnet": perturbations.wordnet_version(),
+        }
+        return fields, list(own)
+
+    def prepare(self, examples: Sequence[QAExample]) -> None:
+        if self.recipe.prepares:  # model rules (qads-lm) score every candidate in one batch per question first
+            self.recipe.prepare([perturbations.TextToPerturb(ex.question, ex.context) for ex in examples])
+
+    def plan(self, example: QAExample) -> tuple[Space, int, Search]:
+        config = self.config
+        space = attack_slots(
+            self.recipe, example.question, wsd_context=example.context, include_penalised=config.include_penalised
+        )
+        limit = config.max_edits if config.max_edits is not None else space.limit
+        return space, limit, search(space, budget=config.budget, max_edits=limit, beam=config.beam)
+
+
 @dataclass(frozen=True)
 class AttackRun:
     config: AttackConfig
     dataset: SquadDataset
-    recipe: perturbations.Recipe
+    spaces: SpaceSource
     spec: ModelSpec
     fingerprint: str
     signature: Signature
@@ -111,33 +184,25 @@ def load_recipe(name: str, overrides: tuple[tuple[str, Any], ...] = ()) -> pertu
 
 def attack_signature(
     config: AttackConfig,
-    recipe: perturbations.Recipe,
+    spaces: SpaceSource,
     spec: ModelSpec,
     fingerprint: str,
     data_sha: str,
     settings_fields: dict[str, Any],
 ) -> Signature:
-    """Recipe, target model with its fingerprint, input hash, the search's limits, seed, answer-changing
-    settings, WordNet version; robustqa's version last. Every recipe parameter follows its name, as in a
-    build's signature (one policy: a reader never needs the recipe's defaults to know what ran)."""
+    """The space (a recipe with its parameters, or a file of variants by hash), target model with its
+    fingerprint, input hash, the search's limits, answer-changing settings; robustqa's version last."""
+    own, recipe_keys = spaces.signature_fields()
     fields: dict[str, Any] = {
-        "attack": recipe.ident,
-        **{key: value for key, value in recipe.signature_fields().items() if key != "recipe"},
+        **own,
         "target": spec.identity(fingerprint),
         "input": data_sha,
         "limit": config.limit,
         "budget": config.budget,
-        "max_edits": config.max_edits if config.max_edits is not None else "recipe",
-        "beam": config.beam,
-        "penalised": config.include_penalised,
         "flip_margin": FLIP_MARGIN,
-        "seed": config.seed,
         **settings_fields,
-        "wordnet": perturbations.wordnet_version(),
     }
-    return ATTACK.create(
-        fields, open_keys=[*(key for key in recipe.signature_fields() if key != "recipe"), *settings_fields]
-    )
+    return ATTACK.create(fields, recipe_keys=recipe_keys, setting_keys=list(settings_fields))
 
 
 def _default_scorer_factory(spec: ModelSpec, settings: Any) -> Scorer:
@@ -165,7 +230,11 @@ def check_config(config: AttackConfig) -> None:
 def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactory | None = None) -> AttackRun | None:
     """Attack `model` on the questions of `config.input_file`; the run on the main process, None on the others."""
     check_config(config)
-    recipe = load_recipe(config.recipe, config.recipe_overrides)
+    spaces: SpaceSource
+    if config.variants_file is None:
+        spaces = RecipeSpaces(load_recipe(config.recipe, config.recipe_overrides), config)
+    else:
+        spaces = _listed_spaces(config)
     spec = resolve_model(model, trust_remote_code=config.trust_remote_code)
     dataset = load_squad(config.input_file)
     check_unique_ids(dataset)
@@ -174,7 +243,8 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
         raise InputError(
             "the input has no questions", path=str(config.input_file), hint="give a SQuAD 2.0 file with questions"
         )
-    perturbations.check_resources()
+    if isinstance(spaces, RecipeSpaces):
+        perturbations.check_resources()
     data_sha = file_sha12(Path(config.input_file))
     scorer = (scorer_factory or _default_scorer_factory)(spec, config.settings)
     runner = getattr(scorer, "runner", None)
@@ -189,7 +259,7 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
     )
     oracle = Oracle(scorer, QueryCache(cache_path), chunk_size=config.chunk_size, progress=config.progress)
     search_started = time.perf_counter()
-    results = attack_examples(examples, recipe, oracle, config)
+    results = attack_examples(examples, spaces, oracle)
     perturbations.save_cache()
     timing = getattr(runner, "timing", None)
     cost = AttackCost(
@@ -203,18 +273,35 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
     )
     if not distributed.is_main_process():
         return None
-    signature = attack_signature(config, recipe, spec, scorer.fingerprint, data_sha, settings_fields)
-    return AttackRun(config, dataset, recipe, spec, scorer.fingerprint, signature, tuple(results), cost)
+    signature = attack_signature(config, spaces, spec, scorer.fingerprint, data_sha, settings_fields)
+    return AttackRun(config, dataset, spaces, spec, scorer.fingerprint, signature, tuple(results), cost)
 
 
-def attack_examples(
-    examples: list[QAExample], recipe: perturbations.Recipe, oracle: Oracle, config: AttackConfig
-) -> list[QuestionResult]:
+def _listed_spaces(config: AttackConfig) -> ListedSpaces:
+    """The variants the file lists for the questions attacked, read and checked as `robustqa eval` checks a
+    perturbed file against its clean one."""
+    from robustqa.attack.listed import ListedSpaces, listed_variants
+    from robustqa.evaluation.data import load_eval_data
+
+    path = Path(config.variants_file)  # type: ignore[arg-type]  # set: the caller checked
+    data = load_eval_data(config.input_file, path, limit=config.limit)
+    return ListedSpaces(
+        ident=data.recipe or "unknown",
+        path=path,
+        sha=data.perturbed_sha or file_sha12(path),
+        build_signature=data.perturbed_signature,
+        review=data.review.to_dict() if data.review is not None else None,
+        variants=listed_variants(data, path),
+        budget=config.budget,
+    )
+
+
+def attack_examples(examples: list[QAExample], spaces: SpaceSource, oracle: Oracle) -> list[QuestionResult]:
     """The clean round, then the searches of the questions right on it, in lockstep rounds."""
     clean = oracle.ask([Query(ex.id, ex.question, ex) for ex in examples], description="clean questions")
     by_id = {ex.id: ex for ex in examples}
     searches: dict[str, Search] = {}
-    spaces: dict[str, Space] = {}
+    plans: dict[str, Space] = {}
     limits: dict[str, int] = {}
     status: dict[str, str] = {}
     attacked: list[QAExample] = []
@@ -225,13 +312,9 @@ def attack_examples(
             status[ex.id] = RIGHT_BY_A_HAIR
         else:
             attacked.append(ex)
-    if recipe.prepares:  # model rules (qads-lm) score every candidate in one batch per question first
-        recipe.prepare([perturbations.TextToPerturb(ex.question, ex.context) for ex in attacked])
+    spaces.prepare(attacked)
     for ex in attacked:
-        space = attack_slots(recipe, ex.question, wsd_context=ex.context, include_penalised=config.include_penalised)
-        spaces[ex.id] = space
-        limits[ex.id] = config.max_edits if config.max_edits is not None else space.limit
-        searches[ex.id] = search(space, budget=config.budget, max_edits=limits[ex.id], beam=config.beam)
+        plans[ex.id], limits[ex.id], searches[ex.id] = spaces.plan(ex)
     outcomes: dict[str, SearchOutcome] = {}
     pending: dict[str, list[Variant]] = {}
     for qid, running in searches.items():
@@ -252,7 +335,7 @@ def attack_examples(
         if ex.id in outcomes:
             outcome = outcomes[ex.id]
             state = SUCCEEDED if outcome.succeeded else FAILED
-            results.append(QuestionResult(ex, state, scored, spaces[ex.id], limits[ex.id], outcome))
+            results.append(QuestionResult(ex, state, scored, plans[ex.id], limits[ex.id], outcome))
         else:
             results.append(QuestionResult(ex, status[ex.id], scored))
     return results

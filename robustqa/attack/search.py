@@ -18,7 +18,7 @@ the padding), and the adversarial set must flip under eval exactly as here.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
 from perturbations.records import Perturbation
@@ -92,16 +92,10 @@ def search(
         return [(v, seen[v.text]) for v in variants if v.text in seen]
 
     def first_flip() -> SearchOutcome | None:
-        for position, (variant, scored) in enumerate(log, start=1):
-            if is_flip(variant, scored):
-                return SearchOutcome(True, "flipped", len(log), position, variant, scored, singles_record)
-        return None
+        return _first_flip(log, is_flip, singles_record)
 
     def lowest(stop: str) -> SearchOutcome:
-        if not log:
-            return SearchOutcome(False, stop, 0, single_margins=singles_record)
-        variant, scored = min(log, key=lambda item: item[1].margin)  # min keeps the earliest of equal margins
-        return SearchOutcome(False, stop, len(log), None, variant, scored, singles_record)
+        return _lowest(log, stop, singles_record)
 
     singles_record: tuple[tuple[int, int, float], ...] = ()
     singles = [_variant(space, (c,)) for c in sorted(space.choices, key=lambda c: (c.rank, c.slot))]
@@ -142,6 +136,48 @@ def search(
         edits += 1
     more = any(len(state.choices) < len(space.slots) for state in states)
     return lowest("max-edits" if more else "exhausted")
+
+
+def search_listed(variants: Sequence[Variant], *, budget: int, flip_margin: float = FLIP_MARGIN) -> Search:
+    """The search of a space that lists its variants (a reviewed set): score them in their order, at most
+    `budget`, in one round; the first that flips in that order is the outcome, as for `search`."""
+    if not variants:
+        return SearchOutcome(False, "no-edit", 0)
+    first: dict[str, Variant] = {}
+    for variant in variants:
+        first.setdefault(variant.text, variant)
+    distinct = list(first.values())
+    asked = distinct[:budget]
+    results = yield asked
+    log = [(v, results[v.text]) for v in asked]
+
+    def is_flip(variant: Variant, scored: Scored) -> bool:
+        return not scored.right and scored.margin < -flip_margin
+
+    found = _first_flip(log, is_flip, ())
+    return found if found is not None else _lowest(log, "budget" if len(distinct) > budget else "exhausted", ())
+
+
+def _first_flip(
+    log: Sequence[tuple[Variant, Scored]],
+    is_flip: Callable[[Variant, Scored], bool],
+    singles: tuple[tuple[int, int, float], ...],
+) -> SearchOutcome | None:
+    """The first flip in query order, with its place in that order; None when nothing flipped."""
+    for position, (variant, scored) in enumerate(log, start=1):
+        if is_flip(variant, scored):
+            return SearchOutcome(True, "flipped", len(log), position, variant, scored, singles)
+    return None
+
+
+def _lowest(
+    log: Sequence[tuple[Variant, Scored]], stop: str, singles: tuple[tuple[int, int, float], ...]
+) -> SearchOutcome:
+    """No flip: the outcome names the variant that lowered the margin most (the earliest of equal ones)."""
+    if not log:
+        return SearchOutcome(False, stop, 0, single_margins=singles)
+    variant, scored = min(log, key=lambda item: item[1].margin)
+    return SearchOutcome(False, stop, len(log), None, variant, scored, singles)
 
 
 def _variant(space: Space, choices: tuple[Choice, ...]) -> Variant:

@@ -15,7 +15,6 @@ from typing import Any
 
 from robustqa.attack.driver import FAILED, RIGHT_BY_A_HAIR, SUCCEEDED, WRONG_ON_CLEAN, AttackRun, QuestionResult
 from robustqa.attack.search import FLIP_MARGIN
-from robustqa.build import recipe_record
 from robustqa.stats import wilson_interval
 
 
@@ -84,7 +83,7 @@ def attack_record(run: AttackRun) -> dict[str, Any]:
     config = run.config
     settings = dict(config.settings.to_dict()) if hasattr(config.settings, "to_dict") else {}
     settings.update(
-        recipe=run.recipe.ident,
+        recipe=run.spaces.ident,
         budget=config.budget,
         max_edits=config.max_edits,
         beam=config.beam,
@@ -100,7 +99,7 @@ def attack_record(run: AttackRun) -> dict[str, Any]:
         "model": run.spec.name,
         "model_id": run.spec.model_id,
         "fingerprint": run.fingerprint,
-        "recipe": recipe_record(run.recipe),
+        "recipe": run.spaces.record(),
         "input": str(Path(config.input_file).resolve()),
         "settings": settings,
         "questions": len(results),

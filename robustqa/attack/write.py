@@ -37,7 +37,7 @@ def write_attack(run: AttackRun) -> dict[str, Any]:
         ) from None
     record = attack_record(run)
     write_squad(adversarial_document(run), output / ADVERSARIAL_JSON)
-    label = f"{short_model(run.spec.name)}, {run.recipe.ident}"
+    label = f"{short_model(run.spec.name)}, {run.spaces.ident}"
     write_bytes_atomic(
         output / CURVE_PNG,
         png_bytes(budget_figure([{"label": label, "attempted": record["attempted"], "curve": record["curve"]}])),

@@ -5,11 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
 from robustqa.cli.build_cmds import model_rule_options, recipe_overrides, set_option
 from robustqa.cli.options import inference_options
+from robustqa.errors import InputError
 
 
 @click.command("attack")
@@ -17,9 +19,17 @@ from robustqa.cli.options import inference_options
 @click.option(
     "--input",
     "input_file",
-    required=True,
     type=click.Path(path_type=Path, dir_okay=False),
-    help="SQuAD 2.0 file of clean questions.",
+    help="SQuAD 2.0 file of clean questions [required, except with --variants certified@1: its clean questions].",
+)
+@click.option(
+    "--variants",
+    "variants",
+    metavar="FILE|SET",
+    help=(
+        "Search only the variants this file lists for each question (a build with --variants, or a reviewed set: "
+        "a file, or a packaged set such as certified@1), not the recipe's space."
+    ),
 )
 @click.option(
     "--output-dir",
@@ -85,7 +95,8 @@ from robustqa.cli.options import inference_options
 @model_rule_options
 def attack(
     model: str,
-    input_file: Path,
+    input_file: Path | None,
+    variants: str | None,
     output_dir: Path,
     recipe_name: str,
     budget: int,
@@ -119,8 +130,15 @@ def attack(
         precision=precision,
         null_threshold=null_threshold,
     )
+    variants_file: Path | None = None
+    if variants is not None:
+        _refuse_recipe_options(click.get_current_context())
+        input_file, variants_file = _variant_files(variants, input_file)
+    elif input_file is None:
+        raise InputError("no questions to attack", hint="give --input FILE (SQuAD 2.0), or --variants certified@1")
     config = AttackConfig(
         input_file=input_file,
+        variants_file=variants_file,
         output_dir=output_dir,
         settings=settings,
         recipe=recipe_name,
@@ -145,6 +163,53 @@ def attack(
     click.echo(
         f"wrote {output_dir / ADVERSARIAL_JSON}, {output_dir / ATTACK_JSON} and {output_dir / CURVE_PNG}", err=True
     )
+
+
+# what only a recipe's space has: given with --variants, these would silently do nothing
+_RECIPE_ONLY = (
+    "recipe_name",
+    "max_edits",
+    "beam",
+    "include_penalised",
+    "seed",
+    "recipe_settings",
+    "lm_model",
+    "lm_threshold",
+    "meaning_model",
+    "meaning_threshold",
+)
+
+
+def _refuse_recipe_options(context: click.Context) -> None:
+
+    given = [
+        option.opts[0]
+        for option in context.command.params
+        if isinstance(option, click.Option)
+        and option.name in _RECIPE_ONLY
+        and context.get_parameter_source(option.name or "") is ParameterSource.COMMANDLINE
+    ]
+    if given:
+        raise InputError(
+            f"{', '.join(given)} shape a recipe's space; --variants searches the variants the file lists",
+            hint="drop " + ", ".join(given) + ", or drop --variants to search the recipe's space",
+        )
+
+
+def _variant_files(variants: str, input_file: Path | None) -> tuple[Path, Path]:
+    """(clean file, variants file): a path as given, or a packaged set's two files (its clean questions unless
+    --input names others)."""
+    from robustqa.packaged import PACKAGED_SETS, get_set
+
+    names = set(PACKAGED_SETS) | {packaged.name for packaged in PACKAGED_SETS.values()}
+    if variants in names and not Path(variants).exists():
+        packaged = get_set(variants)
+        return (input_file or packaged.clean_path), packaged.perturbed_path
+    if input_file is None:
+        raise InputError(
+            "--variants FILE needs the clean questions it was built from", path=variants, hint="give --input CLEAN_FILE"
+        )
+    return input_file, Path(variants)
 
 
 def attack_summary(record: dict) -> str:

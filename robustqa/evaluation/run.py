@@ -156,7 +156,7 @@ def eval_signature(
         fields["na_prob_thresh"] = na_prob_thresh
     fields["bootstrap"] = config.bootstrap
     fields["seed"] = config.seed
-    return RUN.create(fields, open_keys=list(settings_fields))
+    return RUN.create(fields, setting_keys=list(settings_fields))
 
 
 def resolve_models(names: Sequence[str], *, trust_remote_code: bool) -> list[ModelSpec]:
