@@ -11,6 +11,8 @@ articles, and what the bare `robustqa eval MODEL` costs on this CPU.
    exhaustive attack with a budget of K queries is the worst-of-K pairing; its success is the share of
    the clean-right answerable questions that some certified variant turns wrong (Wilson interval), and
    no flip it finds needs a validity caveat: both reviewers kept every variant.
+   `robustqa attack MODEL --variants` runs that attack itself (every listed variant within the budget), and
+   `robustqa eval` on its adversarial set must find exactly its flips.
 3. `robustqa eval MODEL` with no data option (the 6,078 clean questions and every certified variant):
    wall time and peak memory (max resident set of the process), so a user can size a run.
 
@@ -111,6 +113,39 @@ def attack_success(entry: dict[str, Any], run_dir: Path) -> tuple[int, int]:
     return len(flipped), len(right)
 
 
+def listed_attack(model: Path, variants: Path, work: Path) -> tuple[dict[str, Any], set[str], set[str]]:
+    """attack.json of `robustqa attack MODEL --variants FILE` on the held-out questions, the ids it flipped, and
+    the ids `robustqa eval` on its adversarial set finds flipped (right on clean by exact match, wrong after)."""
+    folder = work / f"attack-{model.name}-certified"
+    subprocess.run(
+        [
+            *robustqa_command(),
+            "attack",
+            str(model),
+            "--input",
+            str(HELDOUT),
+            "--variants",
+            str(variants),
+            "--output-dir",
+            str(folder),
+            "--quiet",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    record = json.loads((folder / "attack.json").read_text(encoding="utf-8"))
+    check = work / f"run-{model.name}-on-attack"
+    evaluate(model, folder / "adversarial.json", check)
+    flipped = set()
+    for line in (check / "examples.jsonl").read_text(encoding="utf-8").splitlines():
+        example = json.loads(line)
+        if example.get("changed") and example["clean_exact"] and not example["perturbed_exact"]:
+            flipped.add(example["source_id"])
+    claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}
+    return record, claimed, flipped
+
+
 def bare_eval(work: Path, model: Path) -> tuple[float, float, dict[str, Any]]:
     """Wall seconds and peak resident MiB of `robustqa eval MODEL` (no data option) in an empty folder."""
     folder = work / "bare"
@@ -194,6 +229,19 @@ def main() -> None:
             print(
                 "attack over the certified space (every certified variant queried): "
                 f"{certified_attack} of the answerable questions it got right"
+            )
+            record, claimed, found = listed_attack(model, built["certified@1"], args.work)
+            low, high = record["success_rate_ci"]
+            print(
+                f"robustqa attack --variants (the certified held-out variants, budget {record['settings']['budget']}): "
+                f"{record['succeeded']} of {record['attempted']} questions right on clean flipped = "
+                f"{record['success_rate']:.1f}% [{low:.1f}%, {high:.1f}%] ({record['no_valid_edit']} with no "
+                f"certified variant), {record['queries_total']:,} queries; robustqa eval on its adversarial set: "
+                + (
+                    f"the same {len(found)} flips"
+                    if found == claimed
+                    else f"{len(found ^ claimed)} questions differ from the attack's {len(claimed)} flips"
+                )
             )
             print()
         if not args.skip_bare:
