@@ -97,7 +97,7 @@ def interval(value: float | None, ci: list[float] | None) -> str:
     return f"{value:+.2f} [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else f"{value:+.2f}"
 
 
-def attack_success(entry: dict[str, Any], run_dir: Path) -> tuple[int, int]:
+def attack_success(entry: dict[str, Any], run_dir: Path) -> tuple[set[str], set[str]]:
     """(answerable questions right on clean that some certified variant turns wrong, answerable questions
     right on clean with a certified variant), from the run's examples.jsonl."""
     right, flipped = set(), set()
@@ -110,7 +110,7 @@ def attack_success(entry: dict[str, Any], run_dir: Path) -> tuple[int, int]:
             right.add(source)
             if not example["perturbed_exact"]:
                 flipped.add(source)
-    return len(flipped), len(right)
+    return flipped, right
 
 
 def listed_attack(model: Path, variants: Path, work: Path) -> tuple[dict[str, Any], set[str], set[str]]:
@@ -149,7 +149,8 @@ def listed_attack(model: Path, variants: Path, work: Path) -> tuple[dict[str, An
 def bare_eval(work: Path, model: Path) -> tuple[float, float, dict[str, Any]]:
     """Wall seconds and peak resident MiB of `robustqa eval MODEL` (no data option) in an empty folder."""
     folder = work / "bare"
-    folder.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(folder, ignore_errors=True)  # a run left here would resume from its cache: not a cold run
+    folder.mkdir(parents=True)
     started = time.perf_counter()
     subprocess.run(
         [*robustqa_command(), "eval", str(model), "--quiet", "--overwrite"],
@@ -220,10 +221,10 @@ def main() -> None:
                     f"{interval(mean['HasAns_f1'], mean['HasAns_f1_ci']):>26}"
                 )
                 if name == "certified@1":
-                    flipped, right = attack_success(entry, run_dir)
-                    low, high = wilson_interval(flipped, right)
+                    worst_flips, right = attack_success(entry, run_dir)
+                    low, high = wilson_interval(len(worst_flips), len(right))
                     certified_attack = (
-                        f"{flipped} / {right} = {100 * flipped / max(right, 1):.1f}% "
+                        f"{len(worst_flips)} / {len(right)} = {100 * len(worst_flips) / max(len(right), 1):.1f}% "
                         f"[{100 * low:.1f}%, {100 * high:.1f}%]"
                     )
             print(
@@ -242,6 +243,17 @@ def main() -> None:
                     if found == claimed
                     else f"{len(found ^ claimed)} questions differ from the attack's {len(claimed)} flips"
                 )
+            )
+            status = {q["id"]: q["status"] for q in record["questions_detail"]}
+            answerable = {q["id"] for q in record["questions_detail"] if q["answerable"]}
+            missed, extra = worst_flips - claimed, claimed - worst_flips
+            print(
+                f"  of the {len(worst_flips)} worst-of-K flips above it claims {len(worst_flips & claimed)}: the other "
+                f"{sum(status.get(i) == 'right-by-a-hair' for i in missed)} were right on clean by less than the flip "
+                f"margin ({record['settings']['flip_margin']} logits) and "
+                f"{sum(status.get(i) == 'failed' for i in missed)} wrong after by less than it, where eval's batching "
+                f"could turn them back; it also flips {len(extra - answerable)} unanswerable questions (it answers "
+                f"them) and {len(extra & answerable)} answerable ones eval does not count there"
             )
             print()
         if not args.skip_bare:

@@ -53,9 +53,8 @@ class BuildSummary:
     substitutions: int = 0  # substitutions in the written file (question and context edits)
     skipped: tuple[tuple[str, int], ...] = ()  # words left alone, per reason (default variant only)
     seconds: float = 0.0
-    penalised: tuple[
-        tuple[str, int], ...
-    ] = ()  # substitutions written that a soft rule penalised, per rule (default variant only)
+    # substitutions written that a soft rule penalised, per rule (default variant only)
+    penalised: tuple[tuple[str, int], ...] = ()
     gates: tuple[str, ...] = ()  # the recipe's validity gates (reasons), in recipe order; empty for recipes without
     ranks: tuple[str, ...] = ()  # the recipe's soft rules (reasons), in recipe order
 

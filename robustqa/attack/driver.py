@@ -41,9 +41,8 @@ class AttackConfig:
     output_dir: Path
     settings: Any  # robustqa.evaluation.inference.InferenceSettings (kept loose: importing this module loads no torch)
     recipe: str = DEFAULT_RECIPE
-    recipe_overrides: tuple[
-        tuple[str, Any], ...
-    ] = ()  # parameters of the recipe changed (a model rule's model or threshold)
+    # parameters of the recipe changed (a model rule's model or threshold)
+    recipe_overrides: tuple[tuple[str, Any], ...] = ()
     budget: int = DEFAULT_BUDGET
     max_edits: int | None = None  # None: the recipe's own budget for each question
     beam: int = DEFAULT_BEAM

@@ -58,9 +58,8 @@ class SearchOutcome:
     queries_to_flip: int | None = None
     variant: Variant | None = None
     scored: Scored | None = None
-    single_margins: tuple[tuple[int, int, float], ...] = field(
-        default=()
-    )  # (slot, rank, margin) of each single edit scored
+    # (slot, rank, margin) of each single edit scored
+    single_margins: tuple[tuple[int, int, float], ...] = field(default=())
 
 
 Search = Generator[list[Variant], dict[str, Scored], SearchOutcome]

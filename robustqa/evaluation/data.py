@@ -37,9 +37,8 @@ class EvalData:
     context_changed: dict[str, bool]
     clean_sha: str
     perturbed_sha: str | None
-    recipe: (
-        str | None
-    )  # the shift: a robustqa recipe or an imported set (`qads@1.1`, `addsent@1`); None for clean SQuAD alone
+    # the shift: a robustqa recipe or an imported set (`qads@1.1`, `addsent@1`); None for clean SQuAD alone
+    recipe: str | None
     perturbed_signature: str | None
     rules: str = RULES_V2  # robustqa.metric.RULES_V2 or RULES_V1
     clean_signature: str | None = None

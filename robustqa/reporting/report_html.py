@@ -54,9 +54,8 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     transfer = (
         f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_boxed(html_table(rows, columns))}\n" if rows else ""
     )
-    notes = "".join(
-        f"<p>{html.escape(note)}</p>\n" for note in review_notes(runs)
-    )  # who reviewed each set, as report.md says
+    # who reviewed each set, as report.md says
+    notes = "".join(f"<p>{html.escape(note)}</p>\n" for note in review_notes(runs))
     signatures = "".join(
         f"<li><b>{html.escape(str(run.path))}</b>: <code>{html.escape(run.signature)}</code></li>" for run in runs
     )
