@@ -7,12 +7,13 @@ articles, and what the bare `robustqa eval MODEL` costs on this CPU.
    (every variant a pair), then per question its worst variant (worst-of-K, the headline) and the mean of
    its variants (mean-of-K), each with its paired bootstrap 95% interval. One-variant recipes have
    worst = mean = the changed drop.
-2. The attack over the certified space: every certified variant of a question is one model query, so an
-   exhaustive attack with a budget of K queries is the worst-of-K pairing; its success is the share of
-   the clean-right answerable questions that some certified variant turns wrong (Wilson interval), and
-   no flip it finds needs a validity caveat: both reviewers kept every variant.
-   `robustqa attack MODEL --variants` runs that attack itself (every listed variant within the budget), and
-   `robustqa eval` on its adversarial set must find exactly its flips.
+2. The attack over the certified space. Every certified variant of a question is one model query, so an
+   exhaustive attack with a budget of K queries would flip exactly the worst-of-K pairs: first that share,
+   read from eval's examples (answerable questions right on clean that some certified variant turns wrong,
+   Wilson interval). Then `robustqa attack MODEL --variants` itself (every listed variant within the budget),
+   whose flips must hold by a margin (right on clean, wrong after, each by more than the flip margin, so that
+   eval's batching cannot turn them back), and `robustqa eval` on its adversarial set, which must find exactly
+   its flips. No flip needs a validity caveat beyond the review's: both reviewers kept every variant.
 3. `robustqa eval MODEL` with no data option (the 6,078 clean questions and every certified variant):
    wall time and peak memory (max resident set of the process), so a user can size a run.
 
@@ -228,8 +229,8 @@ def main() -> None:
                         f"[{100 * low:.1f}%, {100 * high:.1f}%]"
                     )
             print(
-                "attack over the certified space (every certified variant queried): "
-                f"{certified_attack} of the answerable questions it got right"
+                f"worst-of-K flips (every certified variant scored by eval): {certified_attack} of the answerable "
+                "questions it got right"
             )
             record, claimed, found = listed_attack(model, built["certified@1"], args.work)
             low, high = record["success_rate_ci"]
