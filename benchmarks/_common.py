@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -24,6 +25,28 @@ DOC = REPO / "docs" / "benchmarks.md"
 # every benchmark runs from a checkout beside shared/: its packages and the NLTK data there, nothing installed
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("NLTK_DATA", str(SHARED / "nltk_data"))
+
+
+def run_robustqa(*args: str | Path, cwd: Path | None = None) -> None:
+    """Run a robustqa command as a user would, quietly; a failure stops the script."""
+    subprocess.run(
+        [*robustqa_command(), *map(str, args)],
+        cwd=cwd,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def reuse_clean_predictions(run_dir: Path, from_run: Path | None) -> None:
+    """Copy another run's cached clean predictions into `run_dir`: they depend only on the clean file and the
+    model, so an eval of another perturbed file of the same clean one need not predict them again."""
+    if from_run is None:
+        return
+    for cached in from_run.glob("*/cache/clean-*.jsonl"):
+        target = run_dir / cached.relative_to(from_run)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(cached, target)
 
 
 def robustqa_command(script_only: bool = False) -> list[str]:

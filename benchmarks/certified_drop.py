@@ -27,12 +27,11 @@ import json
 import os
 import resource
 import shutil
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
-from _common import REPO, SHARED, recorded, robustqa_command
+from _common import REPO, SHARED, recorded, reuse_clean_predictions, run_robustqa
 
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 MODELS = (SHARED / "models" / "minilm-squad2-mini", SHARED / "models" / "minilm-squad2-wiki")
@@ -66,28 +65,9 @@ def certified_heldout(work: Path) -> Path:
 def evaluate(model: Path, perturbed: Path, run_dir: Path, clean_cache_from: Path | None = None) -> dict[str, Any]:
     """report.json's entry of `robustqa eval` on the held-out file and `perturbed`; the clean predictions depend
     only on the clean file and the model, so they are taken from another run's cache when one is given."""
-    if clean_cache_from is not None:
-        for cached in clean_cache_from.glob("*/cache/clean-*.jsonl"):
-            target = run_dir / cached.relative_to(clean_cache_from)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(cached, target)
-    subprocess.run(
-        [
-            *robustqa_command(),
-            "eval",
-            str(model),
-            "--clean",
-            str(HELDOUT),
-            "--perturbed",
-            str(perturbed),
-            "--output-dir",
-            str(run_dir),
-            "--quiet",
-            "--overwrite",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    reuse_clean_predictions(run_dir, clean_cache_from)
+    run_robustqa(
+        "eval", model, "--clean", HELDOUT, "--perturbed", perturbed, "--output-dir", run_dir, "--quiet", "--overwrite"
     )
     return json.loads((run_dir / "report.json").read_text(encoding="utf-8"))["models"][0]
 
@@ -118,23 +98,7 @@ def listed_attack(model: Path, variants: Path, work: Path) -> tuple[dict[str, An
     """attack.json of `robustqa attack MODEL --variants FILE` on the held-out questions, the ids it flipped, and
     the ids `robustqa eval` on its adversarial set finds flipped (right on clean by exact match, wrong after)."""
     folder = work / f"attack-{model.name}-certified"
-    subprocess.run(
-        [
-            *robustqa_command(),
-            "attack",
-            str(model),
-            "--input",
-            str(HELDOUT),
-            "--variants",
-            str(variants),
-            "--output-dir",
-            str(folder),
-            "--quiet",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    run_robustqa("attack", model, "--input", HELDOUT, "--variants", variants, "--output-dir", folder, "--quiet")
     record = json.loads((folder / "attack.json").read_text(encoding="utf-8"))
     check = work / f"run-{model.name}-on-attack"
     evaluate(model, folder / "adversarial.json", check)
@@ -153,13 +117,7 @@ def bare_eval(work: Path, model: Path) -> tuple[float, float, dict[str, Any]]:
     shutil.rmtree(folder, ignore_errors=True)  # a run left here would resume from its cache: not a cold run
     folder.mkdir(parents=True)
     started = time.perf_counter()
-    subprocess.run(
-        [*robustqa_command(), "eval", str(model), "--quiet", "--overwrite"],
-        cwd=folder,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    run_robustqa("eval", model, "--quiet", "--overwrite", cwd=folder)
     seconds = time.perf_counter() - started
     peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     report = json.loads(next(folder.glob("runs/*/report.json")).read_text(encoding="utf-8"))
@@ -179,20 +137,7 @@ def main() -> None:
     built = {}
     for recipe in RECIPES:
         built[recipe] = args.work / f"{recipe.replace('@', '-')}-heldout.json"
-        subprocess.run(
-            [
-                *robustqa_command(),
-                "build-dataset",
-                "--input",
-                str(HELDOUT),
-                "--output",
-                str(built[recipe]),
-                "--recipe",
-                recipe,
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        run_robustqa("build-dataset", "--input", HELDOUT, "--output", built[recipe], "--recipe", recipe)
     built["certified@1"] = certified_heldout(args.work)
     with recorded(__file__):
         for model in MODELS:

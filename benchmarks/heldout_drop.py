@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
-from _common import REPO, SHARED, recorded, robustqa_command
+from _common import REPO, SHARED, recorded, reuse_clean_predictions, run_robustqa
 
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 MODEL = SHARED / "models" / "minilm-squad2-mini"
@@ -31,33 +29,9 @@ def run(work: Path, recipe: str, clean_cache_from: Path | None) -> dict:
     """report.json of the eval of `recipe`'s held-out variant (built and evaluated unless already there)."""
     built = work / f"{recipe.replace('@', '-')}-heldout.json"
     run_dir = work / f"run-{recipe.replace('@', '-')}"
-    subprocess.run(
-        [*robustqa_command(), "build-dataset", "--input", str(HELDOUT), "--output", str(built), "--recipe", recipe],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    if clean_cache_from is not None:
-        for cached in clean_cache_from.glob("*/cache/clean-*.jsonl"):
-            target = run_dir / cached.relative_to(clean_cache_from)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(cached, target)
-    subprocess.run(
-        [
-            *robustqa_command(),
-            "eval",
-            str(MODEL),
-            "--clean",
-            str(HELDOUT),
-            "--perturbed",
-            str(built),
-            "--output-dir",
-            str(run_dir),
-            "--quiet",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    run_robustqa("build-dataset", "--input", HELDOUT, "--output", built, "--recipe", recipe)
+    reuse_clean_predictions(run_dir, clean_cache_from)
+    run_robustqa("eval", MODEL, "--clean", HELDOUT, "--perturbed", built, "--output-dir", run_dir, "--quiet")
     return json.loads((run_dir / "report.json").read_text(encoding="utf-8"))
 
 
