@@ -264,6 +264,23 @@ def hub_reachable(timeout: float = 3.0) -> bool:
         return False
 
 
+def _refuse_unreachable(spec: ModelSpec, where: str) -> None:
+    """A hub model that is not cached, with a hub that does not answer one connection, fails now: a download
+    would retry for half a minute before failing the same way. Behind a proxy the direct connection proves
+    nothing, so the download is left to find out."""
+    if spec.is_local or _hub_offline() or any(os.environ.get(v) for v in _PROXY_VARIABLES):
+        return
+    from huggingface_hub import try_to_load_from_cache
+
+    if isinstance(try_to_load_from_cache(spec.model_id, "config.json"), str) or hub_reachable():
+        return
+    reason, hint, setting = _diagnose(spec, ConnectionError("cannot connect to the Hugging Face hub"))
+    raise ModelLoadError(f"{where}: {reason}", hint=hint, setting=setting)
+
+
+_PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy")
+
+
 def check_available(spec: ModelSpec) -> None:
     """Raise `ModelUnavailableError` unless the model can be had now, before any other work starts.
 
@@ -305,6 +322,7 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
     where = f"model '{spec.name}'" + (f" ({spec.model_id})" if spec.model_id != spec.name else "")
     if spec.is_local and not (Path(spec.model_id) / "config.json").is_file():
         raise ModelLoadError(f"{where}: the folder has no config.json; give a folder saved with save_pretrained")
+    _refuse_unreachable(spec, where)
     kwargs = {"trust_remote_code": spec.trust_remote_code}
     try:
         config = AutoConfig.from_pretrained(spec.model_id, **kwargs)

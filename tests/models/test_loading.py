@@ -70,6 +70,33 @@ def test_hub_model_offline_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> N
     assert "\n" not in message
 
 
+def test_an_unreachable_hub_fails_at_once_without_a_download(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not cached, and the hub does not answer one connection: one line before any download starts (a download
+    would retry for half a minute); behind a proxy the download is left to find out."""
+    import huggingface_hub
+    import transformers
+
+    import robustqa.evaluation.models as models
+
+    def no_download(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a download was attempted")
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    for variable in models._PROXY_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(huggingface_hub, "try_to_load_from_cache", lambda *args, **kwargs: None)
+    monkeypatch.setattr(models, "hub_reachable", lambda timeout=3.0: False)
+    monkeypatch.setattr(transformers.AutoConfig, "from_pretrained", no_download)
+    with pytest.raises(ModelLoadError) as error:
+        load_model_and_tokenizer(resolve_model("electra-large"))
+    message = str(error.value)
+    assert message.startswith("model 'electra-large' (ahotrod/electra_large_discriminator_squad2_512): cannot download")
+    assert "pass the folder" in message and "\n" not in message
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
+    with pytest.raises(ModelLoadError, match="a download was attempted"):  # loading wraps every failure
+        load_model_and_tokenizer(resolve_model("electra-large"))
+
+
 def test_checkpoint_without_a_qa_head_is_refused(tmp_path: Path, tiny_models: dict[str, Path]) -> None:
     from transformers import AutoConfig, AutoModel
 
