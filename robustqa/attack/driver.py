@@ -233,7 +233,7 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
     if config.variants_file is None:
         spaces = RecipeSpaces(load_recipe(config.recipe, config.recipe_overrides), config)
     else:
-        spaces = _listed_spaces(config)
+        spaces = _listed_spaces(config, Path(config.variants_file))
     spec = resolve_model(model, trust_remote_code=config.trust_remote_code)
     dataset = load_squad(config.input_file)
     check_unique_ids(dataset)
@@ -276,13 +276,12 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
     return AttackRun(config, dataset, spaces, spec, scorer.fingerprint, signature, tuple(results), cost)
 
 
-def _listed_spaces(config: AttackConfig) -> ListedSpaces:
-    """The variants the file lists for the questions attacked, read and checked as `robustqa eval` checks a
-    perturbed file against its clean one."""
+def _listed_spaces(config: AttackConfig, path: Path) -> ListedSpaces:
+    """The variants the file at `path` lists for the questions attacked, read and checked as `robustqa eval`
+    checks a perturbed file against its clean one."""
     from robustqa.attack.listed import ListedSpaces, listed_variants
     from robustqa.evaluation.data import load_eval_data
 
-    path = Path(config.variants_file)  # type: ignore[arg-type]  # set: the caller checked
     data = load_eval_data(config.input_file, path, limit=config.limit)
     return ListedSpaces(
         ident=data.recipe or "unknown",
