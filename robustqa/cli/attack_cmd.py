@@ -219,14 +219,14 @@ def attack_summary(record: dict) -> str:
     low, high = record["success_rate_ci"]
     rate = "–" if record["success_rate"] is None else f"{record['success_rate']:.1f}% [95% CI {low:.1f}, {high:.1f}]"
     speed = f", {cost['queries_per_second']:.1f} queries/s" if cost.get("queries_per_second") else ""
+    nothing = "no listed variant" if "variants_file" in record["recipe"] else "no valid edit"
     lines = [
         f"robustqa attack: {record['model']} with {record['recipe']['name']}@{record['recipe']['version']}, budget "
         f"{record['settings']['budget']} queries",
         f"  questions          {record['questions']:,}",
         f"  not attacked       {len(not_attacked['wrong-on-clean']):,} wrong on clean, "
         f"{len(not_attacked['right-by-a-hair']):,} right by less than the flip margin",
-        f"  attempted          {record['attempted']:,} (right on clean; "
-        f"{record['no_valid_edit']:,} with no valid edit)",
+        f"  attempted          {record['attempted']:,} (right on clean; {record['no_valid_edit']:,} with {nothing})",
         f"  succeeded          {record['succeeded']:,}: {rate}",
         f"  per success        {record['edits_per_success'] or 0:.2f} edits, {record['queries_per_success'] or 0:.1f} "
         f"queries to the flip (median {record['queries_per_success_median'] or 0:.0f})",

@@ -15,6 +15,7 @@ from robustqa.attack.driver import AttackConfig, run_attack
 from robustqa.attack.write import ADVERSARIAL_JSON, write_attack
 from robustqa.build import build_dataset
 from robustqa.cli import cli
+from robustqa.cli.attack_cmd import attack_summary
 from robustqa.evaluation.inference import InferenceSettings
 from robustqa.squad import dumps_squad, load_squad
 
@@ -72,6 +73,7 @@ def test_only_the_listed_variants_are_queried_and_a_flip_keeps_its_records(
         elif not expected:
             assert detail[qid]["stop"] == "no-edit"
     assert record["recipe"]["name"] == "qads" and record["recipe"]["variants_file"] == "variants.json"
+    assert f"{record['no_valid_edit']} with no listed variant)" in attack_summary(record)
     assert record["signature"].startswith(f"attack:qads@1.1|variants_file:{record['recipe']['variants_sha']}|target:")
     # the adversarial set carries the file's own edit records for each flip
     document = json.loads((tmp_path / "out" / ADVERSARIAL_JSON).read_text(encoding="utf-8"))
