@@ -61,7 +61,7 @@ COMPACT_COLUMNS = (
     "Clean\nF1",
     "Pert.\nF1",
     "ΔF1\n[95% CI]",
-    "ΔF1 answerable\n[95% CI]",
+    "ΔF1 changed\nanswerable [CI]",
     "Changed",
     "Flips\nR→W/W→R",
 )
@@ -390,7 +390,7 @@ class ModelRow:
             "Clean\nF1": _number(n["clean_f1"], 1),
             "Pert.\nF1": _number(n["perturbed_f1"], 1),
             "ΔF1\n[95% CI]": _with_interval(n["drop_f1"], n["drop_f1_ci"], 1),
-            "ΔF1 answerable\n[95% CI]": _with_interval(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci"), 1),
+            "ΔF1 changed\nanswerable [CI]": _with_interval(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci"), 1),
             "Changed": full["Changed"].replace(" questions, ", " q, ").replace(" variants", " var."),
             "Flips\nR→W/W→R": f"{flips['right_to_wrong']}/{flips['wrong_to_right']}" if flips else "–",
         }
