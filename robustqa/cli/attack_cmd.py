@@ -163,6 +163,12 @@ def attack(
     click.echo(
         f"wrote {output_dir / ADVERSARIAL_JSON}, {output_dir / ATTACK_JSON} and {output_dir / CURVE_PNG}", err=True
     )
+    limit_option = f" --limit {limit}" if limit is not None else ""
+    click.echo(
+        f"eval finds its flips, for this model or any other: robustqa eval MODEL --clean {input_file} "
+        f"--perturbed {output_dir / ADVERSARIAL_JSON}{limit_option}",
+        err=True,
+    )
 
 
 # what only a recipe's space has: given with --variants, these would silently do nothing
@@ -181,7 +187,6 @@ _RECIPE_ONLY = (
 
 
 def _refuse_recipe_options(context: click.Context) -> None:
-
     given = [
         option.opts[0]
         for option in context.command.params
