@@ -8,6 +8,8 @@ flat view that model running and scoring use.
 from __future__ import annotations
 
 import json
+import os
+import sys
 import warnings
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
@@ -16,6 +18,7 @@ from typing import Any
 
 from perturbations.records import Substitution
 from robustqa.errors import InputError
+from robustqa.hub import hub_known_unreachable
 from robustqa.outputs import write_text_atomic
 
 
@@ -456,8 +459,17 @@ def load_squad_hub(split: str = "validation", *, name: str | None = None) -> Squ
     """
     name = name or HUB_DATASET
     label = f"{name}:{split}"
+    # a hub that does not answer: `datasets` reads its cache at once (or fails at once) instead of retrying; it
+    # reads the switch when imported, so a process that imported it before keeps the slow way
+    offline = {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
+    if "datasets" in sys.modules or not hub_known_unreachable():
+        offline = {}
+    saved = {key: os.environ.get(key) for key in offline}
+    os.environ.update(offline)
     try:
         import datasets  # heavy; only this path needs it
+
+        rows = datasets.load_dataset(name, split=split)
     except ImportError:
         raise InputError(
             "the `datasets` package is not installed (pip install datasets)",
@@ -465,8 +477,6 @@ def load_squad_hub(split: str = "validation", *, name: str | None = None) -> Squ
             hint="read a local SQuAD 2.0 file instead",
             setting="input",
         ) from None
-    try:
-        rows = datasets.load_dataset(name, split=split)
     except Exception as error:  # offline, missing split, hub errors: all end the same way
         first_line = (str(error).strip().splitlines() or [type(error).__name__])[0][:160]
         raise InputError(
@@ -475,6 +485,12 @@ def load_squad_hub(split: str = "validation", *, name: str | None = None) -> Squ
             hint="read the official dev-v2.0.json from a local file instead",
             setting="input",
         ) from None
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     return squad_from_rows(rows, path=label)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from perturbations.fingerprint import folder_fingerprint
 from robustqa.errors import ModelLoadError, ModelUnavailableError
+from robustqa.hub import hub_known_unreachable, hub_offline, hub_reachable
 
 
 @dataclass(frozen=True)
@@ -207,10 +208,6 @@ def fingerprint(spec: ModelSpec, config: Any) -> str:
     return f"hub:{spec.model_id}@{revision}" if revision else f"hub:{spec.model_id}"
 
 
-def _hub_offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0", "false", "False")
-
-
 def _diagnose(spec: ModelSpec, error: BaseException) -> tuple[str, str | None, str | None]:
     """A from_pretrained exception as (what is wrong, what to do, the setting that would fix it)."""
     text = str(error)
@@ -234,7 +231,7 @@ def _diagnose(spec: ModelSpec, error: BaseException) -> tuple[str, str | None, s
             return "the folder has no usable config.json/weights", "give a folder saved with save_pretrained", None
         return f"cannot load the folder ({kind}: {first_line})", None, None
     if (
-        _hub_offline()
+        hub_offline()
         or kind in ("LocalEntryNotFoundError", "ConnectionError", "OfflineModeIsEnabled")
         or any(word in lowered for word in ("connect", "offline", "network", "resolve", "timed out", "cached files"))
     ):
@@ -251,34 +248,17 @@ def _load_error(spec: ModelSpec, error: BaseException, *, where: str) -> ModelLo
     return ModelLoadError(f"{where}: {reason}", hint=hint, setting=setting)
 
 
-def hub_reachable(timeout: float = 3.0) -> bool:
-    """One TCP connection to the hub (or $HF_ENDPOINT), instead of the retries a download would make."""
-    import socket
-    from urllib.parse import urlparse
-
-    endpoint = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
-    try:
-        with socket.create_connection((endpoint.hostname or "huggingface.co", endpoint.port or 443), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
 def _refuse_unreachable(spec: ModelSpec, where: str) -> None:
-    """A hub model that is not cached, with a hub that does not answer one connection, fails now: a download
-    would retry for half a minute before failing the same way. Behind a proxy the direct connection proves
-    nothing, so the download is left to find out."""
-    if spec.is_local or _hub_offline() or any(os.environ.get(v) for v in _PROXY_VARIABLES):
+    """A hub model that is not cached, with a hub that does not answer one connection, fails now, not after a
+    download's retries (`robustqa.hub`)."""
+    if spec.is_local:
         return
     from huggingface_hub import try_to_load_from_cache
 
-    if isinstance(try_to_load_from_cache(spec.model_id, "config.json"), str) or hub_reachable():
+    if isinstance(try_to_load_from_cache(spec.model_id, "config.json"), str) or not hub_known_unreachable():
         return
     reason, hint, setting = _diagnose(spec, ConnectionError("cannot connect to the Hugging Face hub"))
     raise ModelLoadError(f"{where}: {reason}", hint=hint, setting=setting)
-
-
-_PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy", "HTTP_PROXY", "http_proxy")
 
 
 def check_available(spec: ModelSpec) -> None:
@@ -293,7 +273,7 @@ def check_available(spec: ModelSpec) -> None:
 
     if isinstance(try_to_load_from_cache(spec.model_id, "config.json"), str):
         return
-    offline = _hub_offline()
+    offline = hub_offline()
     if offline or not hub_reachable():
         hub = "is switched off (HF_HUB_OFFLINE)" if offline else "cannot be reached"
         raise ModelUnavailableError(

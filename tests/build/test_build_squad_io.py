@@ -225,3 +225,33 @@ def test_hub_offline_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None
     with pytest.raises(InputError) as info:
         load_squad_hub("validation", name="robustqa-test/absent-dataset")
     assert info.value.setting == "input" and "--" not in str(info.value) and "\n" not in str(info.value)
+
+
+def test_an_unreachable_hub_reads_the_datasets_cache_at_once(tmp_path: Path) -> None:
+    """No network and no offline switch: `datasets` is told to read its cache (one connection attempt says the
+    hub does not answer) instead of retrying for half a minute. A stand-in `datasets` records the switch it saw;
+    the switch is set for the load only. Run as a process, as `datasets` reads the switch when imported."""
+    import subprocess
+    import sys
+
+    fake = tmp_path / "fake" / "datasets"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(
+        "import os\n"
+        "def load_dataset(name, split):\n"
+        "    raise RuntimeError('switch ' + os.environ.get('HF_DATASETS_OFFLINE', 'unset'))\n",
+        encoding="utf-8",
+    )
+    script = (
+        "import os\n"
+        "from robustqa.errors import InputError\n"
+        "from robustqa.squad import load_squad_hub\n"
+        "try:\n"
+        "    load_squad_hub('validation')\n"
+        "except InputError as error:\n"
+        "    print(error, '|', os.environ.get('HF_DATASETS_OFFLINE', 'unset'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HF_") and "proxy" not in k.lower()}
+    env.update(HF_ENDPOINT="http://127.0.0.1:9", PYTHONPATH=str(fake.parent))  # a closed port: no answer
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert "(switch 1)" in done.stdout and done.stdout.strip().endswith("| unset"), done.stdout + done.stderr

@@ -76,16 +76,16 @@ def test_an_unreachable_hub_fails_at_once_without_a_download(monkeypatch: pytest
     import huggingface_hub
     import transformers
 
-    import robustqa.evaluation.models as models
+    import robustqa.hub as hub
 
     def no_download(*args: object, **kwargs: object) -> None:
         raise AssertionError("a download was attempted")
 
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    for variable in models._PROXY_VARIABLES:
+    for variable in hub.PROXY_VARIABLES:
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setattr(huggingface_hub, "try_to_load_from_cache", lambda *args, **kwargs: None)
-    monkeypatch.setattr(models, "hub_reachable", lambda timeout=3.0: False)
+    monkeypatch.setattr(hub, "hub_reachable", lambda timeout=3.0: False)
     monkeypatch.setattr(transformers.AutoConfig, "from_pretrained", no_download)
     with pytest.raises(ModelLoadError) as error:
         load_model_and_tokenizer(resolve_model("electra-large"))
