@@ -357,6 +357,9 @@ def compute_drop(
     )
     if has_several_variants(pairs):
         drop["worst_case"] = drop_with_interval(worst_case_pairs(pairs), resamples=resamples, seed=seed)
+    # both sides over the pairs the drop is taken on: the official clean score covers every clean question and
+    # the perturbed one every perturbed question, which differ when a file lists variants of some questions only
+    drop["pairs"] = {"questions": len(pairs), **score_means(pairs)}
     return drop
 
 

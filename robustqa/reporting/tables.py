@@ -179,12 +179,14 @@ class ModelRow:
             "questions": clean.get("total"),
         }
         if self.comparison == PAIRED:
+            # both sides over the pairs, so that perturbed − clean is the drop (runs before drop.pairs: official)
+            over = drop.get("pairs") or {"clean": clean, "perturbed": perturbed}
             return {
                 **none,
-                "clean_em": clean.get("exact"),
-                "clean_f1": clean.get("f1"),
-                "perturbed_em": perturbed.get("exact"),
-                "perturbed_f1": perturbed.get("f1"),
+                "clean_em": over["clean"].get("exact"),
+                "clean_f1": over["clean"].get("f1"),
+                "perturbed_em": over["perturbed"].get("exact"),
+                "perturbed_f1": over["perturbed"].get("f1"),
                 "drop_em": drop.get("exact"),
                 "drop_f1": drop.get("f1"),
                 "drop_em_ci": _pair(drop.get("exact_ci")),

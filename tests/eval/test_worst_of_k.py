@@ -139,6 +139,26 @@ def test_worst_of_k_is_the_headline_row(run):
     assert markdown.index("worst of K") < markdown.index("mean of K") < markdown.index("paired: each perturbed")
 
 
+def test_the_paired_row_scores_both_sides_over_its_pairs(run):
+    """A file with variants of some questions only: the paired row's clean and perturbed scores are over the
+    same pairs as its drop, so perturbed − clean is the drop (the official clean score covers every question)."""
+    tmp_path, *_ = run
+    path = tmp_path / "run" / "report.json"
+    report = json.loads(path.read_text())
+    entry = report["models"][0]
+    assert entry["clean"]["total"] != entry["drop"]["pairs"]["questions"] == 10  # the official scores differ
+    pairs = entry["drop"]["pairs"]
+    assert pairs["perturbed"]["f1"] - pairs["clean"]["f1"] == pytest.approx(entry["drop"]["f1"])
+    # the fake model gets every clean question right, so the official clean score happens to agree here: make it
+    # differ, and the row must still read the pairs
+    entry["clean"].update(exact=0.0, f1=0.0)
+    path.write_text(json.dumps(report))
+    paired = next(row for row in model_rows([load_run(tmp_path / "run")]) if row.comparison == PAIRED).numbers()
+    assert paired["clean_f1"] == pytest.approx(pairs["clean"]["f1"])
+    assert paired["perturbed_f1"] - paired["clean_f1"] == pytest.approx(paired["drop_f1"])
+    assert paired["perturbed_em"] - paired["clean_em"] == pytest.approx(paired["drop_em"])
+
+
 def test_a_folder_holding_a_different_run_is_refused_unless_overwritten(run, fake_factory):
     tmp_path, clean, perturbed, config = run
     again = run_evaluation([MODEL], config, runner_factory=fake_factory)  # the same run resumes
