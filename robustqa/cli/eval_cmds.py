@@ -163,10 +163,15 @@ def models() -> None:
 
     from robustqa.evaluation.models import alias_table
 
+    rows = alias_table()
     table = Table(title="robustqa model aliases (any hub id or local folder works too)", title_justify="left")
-    for column in ("Alias", "Hub id", "Architecture", "Dev EM", "Dev F1"):
-        table.add_column(column, justify="right" if column.startswith("Dev") else "left", no_wrap=True)
-    for row in alias_table():
+    # in a narrow terminal the hub id folds onto more lines; the alias (what one types) and the scores stay whole
+    table.add_column("Alias", no_wrap=True, min_width=max(len(row["alias"]) for row in rows))
+    table.add_column("Hub id", overflow="fold")
+    table.add_column("Architecture", no_wrap=True, min_width=max(len(row["architecture"]) for row in rows))
+    for column in ("Dev EM", "Dev F1"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
+    for row in rows:
         table.add_row(
             row["alias"],
             row["hub_id"],

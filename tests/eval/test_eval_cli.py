@@ -81,6 +81,18 @@ def test_models_lists_aliases_with_card_scores():
     check_golden("models.txt", result.stdout)
 
 
+def test_models_in_a_narrow_terminal_keeps_aliases_and_scores_whole(monkeypatch):
+    """At 80 columns the hub ids fold onto more lines; what one types (the alias) and the scores never shrink."""
+    from robustqa.evaluation.models import alias_table
+
+    monkeypatch.setenv("COLUMNS", "80")
+    lines = CliRunner().invoke(cli, ["models"]).stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for row in alias_table():
+        whole = (f"│ {row['alias']} ", f"{row['reported_exact']:.2f}", f"{row['reported_f1']:.2f}")
+        assert any(all(part in line for part in whole) for line in lines), row["alias"]
+
+
 def test_tiny_eval_prints_table_and_signature(workdir):
     args = [
         "eval",
