@@ -75,10 +75,17 @@ def _engine_source_hash() -> str:
     """Hash of the engine's own source files, so an edited engine never reads tables an older one cached
     (bumping CACHE_FORMAT by hand is easy to forget)."""
     digest = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(source.name.encode("utf-8"))
+    root = Path(__file__).parent
+    for source in _engine_sources():
+        digest.update(source.relative_to(root).as_posix().encode("utf-8"))
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _engine_sources() -> list[Path]:
+    """Every source file of the engine, subpackages included (the constraints decide what the cached
+    candidate tables hold)."""
+    return sorted(Path(__file__).parent.rglob("*.py"))
 
 
 def _identity() -> str:

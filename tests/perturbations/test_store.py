@@ -68,13 +68,18 @@ def test_cache_file_name_follows_the_engine_source(tmp_path: Path, monkeypatch) 
     monkeypatch.setenv("ROBUSTQA_CACHE", str(tmp_path))
     before = store.cache_path()
     engine = tmp_path / "engine-copy"
-    engine.mkdir()
-    for source in Path(store.__file__).parent.glob("*.py"):
-        (engine / source.name).write_bytes(source.read_bytes())
+    package = Path(store.__file__).parent
+    for source in package.rglob("*.py"):
+        copy = engine / source.relative_to(package)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(source.read_bytes())
     monkeypatch.setattr(store, "__file__", str(engine / "store.py"))
     assert store.cache_path() == before  # same sources, same file
-    (engine / "wsd.py").write_bytes((engine / "wsd.py").read_bytes() + b"\n# edited\n")
-    assert store.cache_path() != before
+    # a constraint decides what the cached candidate tables hold: its subpackage counts too
+    for edited in ("constraints/replacements.py", "wsd.py"):
+        (engine / edited).write_bytes((engine / edited).read_bytes() + b"\n# edited\n")
+        assert store.cache_path() != before, edited
+        before = store.cache_path()
 
 
 def test_a_warm_process_never_imports_nltk(tmp_path: Path) -> None:
