@@ -7,7 +7,6 @@ the command group; nothing here prints a traceback.
 from __future__ import annotations
 
 import json
-import re
 import sys
 import warnings
 from collections import Counter
@@ -306,7 +305,7 @@ def perturb(
 def recipes(as_json: bool) -> None:
     """List the recipes, every version, with parameters and citation."""
     from robustqa.build import recipe_record
-    from robustqa.cli.console import prose_width
+    from robustqa.cli.console import fill_lines, prose_width
 
     items = perturbations.list_recipes()
     if as_json:
@@ -318,16 +317,16 @@ def recipes(as_json: bool) -> None:
         f"{len(items)} recipe versions. NAME builds its default version, NAME@VERSION exactly that version; "
         f"build-dataset, perturb and attack use {DEFAULT_RECIPE} ({default}) unless told otherwise."
     )
-    blocks = ["\n".join(_fill(intro, width))]
+    blocks = ["\n".join(fill_lines(intro, width))]
     for r in items:
         parameters = ", ".join(f"{key}={_show(value)}" for key, value in r.parameters().items())
         description = getattr(r, "description", "")
         head = r.ident + _marks(r, items, default) + (f"  {description}" if description else "")
         lines = [
-            *_fill(head, width, rest="    "),
-            *_fill(", ".join(sorted(r.fields)), width, first="  fields      "),
-            *_fill(parameters, width, first="  parameters  "),
-            *_fill(r.citation, width, first="  citation    "),
+            *fill_lines(head, width, rest="    "),
+            *fill_lines(", ".join(sorted(r.fields)), width, first="  fields      "),
+            *fill_lines(parameters, width, first="  parameters  "),
+            *fill_lines(r.citation, width, first="  citation    "),
         ]
         blocks.append("\n".join(lines))
     click.echo("\n\n".join(blocks))
@@ -343,22 +342,6 @@ def _marks(recipe: perturbations.Recipe, items: Iterable[perturbations.Recipe], 
     if recipe.ident == default:
         marks.append("the default recipe")
     return f" ({'; '.join(marks)})" if marks else ""
-
-
-def _fill(text: str, width: int, *, first: str = "", rest: str | None = None) -> list[str]:
-    """`text` after `first`, in lines of at most `width` columns, continued under `rest` (by default as far in
-    as `first`). A line breaks after a space or a comma, so that a parameter's list of values wraps too; a
-    single longer word stays whole."""
-    rest = " " * len(first) if rest is None else rest
-    lines, line = [], first
-    for chunk in re.split(r"(?<=[ ,])", text):
-        if len(line) + len(chunk.rstrip()) > width and line.strip():
-            lines.append(line.rstrip())
-            line = rest + chunk.lstrip()
-        else:
-            line += chunk
-    lines.append(line.rstrip())
-    return lines
 
 
 def _show(value: object) -> str:

@@ -7,6 +7,7 @@ one source.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from collections.abc import Sequence
@@ -72,8 +73,27 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
         )
 
 
+def fill_lines(text: str, width: int, *, first: str = "", rest: str | None = None, after: str = " ,") -> list[str]:
+    """`text` after `first`, in lines of at most `width` columns, continued under `rest` (by default as far in
+    as `first`). A line may break after any character of `after`: a space or a comma by default, so that a
+    parameter's list of values wraps too; "," alone keeps each item of a list ("budget 3") whole. A single
+    longer piece stays whole."""
+    rest = " " * len(first) if rest is None else rest
+    lines, line = [], first
+    for chunk in re.split(f"(?<=[{re.escape(after)}])", text):
+        if len(line) + len(chunk.rstrip()) > width and line.strip():
+            lines.append(line.rstrip())
+            line = rest + chunk.lstrip()
+        else:
+            line += chunk
+    lines.append(line.rstrip())
+    return lines
+
+
 def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
-    """The closing lines of `robustqa build-dataset`."""
+    """The closing lines of `robustqa build-dataset`: the counts wrap to the terminal, the signature stays one
+    line (it is copied whole)."""
+    width = prose_width()
     share = 100.0 * summary.changed / summary.questions if summary.questions else 0.0
     rate = summary.questions / summary.seconds if summary.seconds > 0 else 0.0
     skipped = ", ".join(f"{reason} {count:,}" for reason, count in sorted(summary.skipped, key=lambda x: (-x[1], x[0])))
@@ -83,14 +103,16 @@ def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
         f"  questions written  {summary.written:,}",
         f"  changed            {summary.changed:,} ({share:.1f}%)",
         f"  substitutions      {summary.substitutions:,}",
-        "  words skipped      " + (skipped or "none"),
+        *fill_lines(skipped or "none", width, first="  words skipped      ", after=","),
     ]
     gates = summary.gate_counts()
     if gates:
         rejected = ", ".join(f"{reason} {count:,}" for reason, count in gates["rejected"].items())
         penalised = ", ".join(f"{reason} {count:,}" for reason, count in gates["penalised"].items())
-        lines.append("  gates rejected     " + (rejected or "none") + " (words)")
-        lines.append("  soft penalties     " + (penalised or "none") + " (substitutions written)")
+        lines += fill_lines((rejected or "none") + " (words)", width, first="  gates rejected     ", after=",")
+        lines += fill_lines(
+            (penalised or "none") + " (substitutions written)", width, first="  soft penalties     ", after=","
+        )
     lines += [
         f"  seconds            {summary.seconds:.2f} ({rate:,.0f} questions/s)",
         f"  signature          {signature}",
