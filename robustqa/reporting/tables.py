@@ -181,48 +181,15 @@ class ModelRow:
         if self.comparison == PAIRED:
             # both sides over the pairs, so that perturbed − clean is the drop (runs before drop.pairs: official)
             over = drop.get("pairs") or {"clean": clean, "perturbed": perturbed}
-            return {
-                **none,
-                "clean_em": over["clean"].get("exact"),
-                "clean_f1": over["clean"].get("f1"),
-                "perturbed_em": over["perturbed"].get("exact"),
-                "perturbed_f1": over["perturbed"].get("f1"),
-                "drop_em": drop.get("exact"),
-                "drop_f1": drop.get("f1"),
-                "drop_em_ci": _pair(drop.get("exact_ci")),
-                "drop_f1_ci": _pair(drop.get("f1_ci")),
-            }
+            return {**none, **_compared(over["clean"], over["perturbed"], drop)}
         if self.comparison == REVIEWED_VALID or self.comparison in VARIANT_VIEWS:
             # a subset scored on its own: {questions, clean, perturbed, drop} (stats.score_means and the drop)
             view = self._part("valid") if self.comparison == REVIEWED_VALID else self._variant_view()
-            vclean, vpert, vdrop = view.get("clean") or {}, view.get("perturbed") or {}, view.get("drop") or {}
-            return {
-                **none,
-                "questions": view.get("questions"),
-                "clean_em": vclean.get("exact"),
-                "clean_f1": vclean.get("f1"),
-                "perturbed_em": vpert.get("exact"),
-                "perturbed_f1": vpert.get("f1"),
-                "drop_em": vdrop.get("exact"),
-                "drop_f1": vdrop.get("f1"),
-                "drop_em_ci": _pair(vdrop.get("exact_ci")),
-                "drop_f1_ci": _pair(vdrop.get("f1_ci")),
-            }
+            compared = _compared(view.get("clean") or {}, view.get("perturbed") or {}, view.get("drop") or {})
+            return {**none, "questions": view.get("questions"), **compared}
         if self.comparison == WORST_COPY:
-            worst = self._part("worst_copy")
-            wdrop = worst.get("drop") or {}
-            return {
-                **none,
-                "questions": worst.get("questions"),
-                "clean_em": clean.get("exact"),
-                "clean_f1": clean.get("f1"),
-                "perturbed_em": worst.get("exact"),
-                "perturbed_f1": worst.get("f1"),
-                "drop_em": wdrop.get("exact"),
-                "drop_f1": wdrop.get("f1"),
-                "drop_em_ci": _pair(wdrop.get("exact_ci")),
-                "drop_f1_ci": _pair(wdrop.get("f1_ci")),
-            }
+            worst = self._part("worst_copy")  # its own exact/f1 are the perturbed side
+            return {**none, "questions": worst.get("questions"), **_compared(clean, worst, worst.get("drop") or {})}
         if self.comparison == UNPAIRED and self.reference is not None:
             ref = self.reference
             return {
@@ -628,6 +595,21 @@ def _pair(value: Any) -> tuple[float, float] | None:
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
         return (float(value[0]), float(value[1]))
     return None
+
+
+def _compared(clean: Mapping[str, Any], perturbed: Mapping[str, Any], drop: Mapping[str, Any]) -> dict[str, Any]:
+    """A row's two sides and their difference, from report.json parts that hold `exact` and `f1` (the drop
+    also its intervals): the paired, subset (worst/mean of K, reviewed-valid) and worst-copy rows."""
+    return {
+        "clean_em": clean.get("exact"),
+        "clean_f1": clean.get("f1"),
+        "perturbed_em": perturbed.get("exact"),
+        "perturbed_f1": perturbed.get("f1"),
+        "drop_em": drop.get("exact"),
+        "drop_f1": drop.get("f1"),
+        "drop_em_ci": _pair(drop.get("exact_ci")),
+        "drop_f1_ci": _pair(drop.get("f1_ci")),
+    }
 
 
 def _number(value: Any, digits: int = 2) -> str:
