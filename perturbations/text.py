@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -125,27 +126,8 @@ def tag_words(words: list[str]) -> list[str]:
     for i, word in enumerate(words):
         tag_ = tagdict.get(word)
         if not tag_:
-            j = i + 2
-            cur, before, after = context[j], context[j - 1], context[j + 1]
-            features = (
-                "bias",
-                "i suffix " + word[-3:],
-                "i pref1 " + (word[0] if word else ""),
-                "i-1 tag " + prev,
-                "i-2 tag " + prev2,
-                "i tag+i-2 tag " + prev + " " + prev2,
-                "i word " + cur,
-                "i-1 tag+i word " + prev + " " + cur,
-                "i-1 word " + before,
-                "i-1 suffix " + before[-3:],
-                "i-2 word " + context[j - 2],
-                "i+1 word " + after,
-                "i+1 suffix " + after[-3:],
-                "i+2 word " + context[j + 2],
-            )
-            known = [k for k in map(feature, features) if k is not None]
-            if known:
-                scores = matrix[known[0]] if len(known) == 1 else matrix[known].sum(axis=0)
+            scores = _scores(matrix, feature, word, prev, prev2, context[i : i + 5])
+            if scores is not None:
                 # NLTK takes max over all classes of (score, label): the last of the best, by name
                 tag_ = classes[int(np.flatnonzero(scores == scores.max())[-1])]
             else:
@@ -153,6 +135,34 @@ def tag_words(words: list[str]) -> list[str]:
         out.append(tag_)
         prev2, prev = prev, tag_
     return out
+
+
+def _scores(
+    matrix: Any, feature: Callable[[str], int | None], word: str, prev: str, prev2: str, window: Sequence[str]
+) -> Any:
+    """The perceptron's score of every tag for `word`, from NLTK's features of it (`window`: the normalized
+    words two before to two after it, `prev`/`prev2` the tags before it); None when it knows none of them."""
+    before2, before, cur, after, after2 = window
+    features = (
+        "bias",
+        "i suffix " + word[-3:],
+        "i pref1 " + (word[0] if word else ""),
+        "i-1 tag " + prev,
+        "i-2 tag " + prev2,
+        "i tag+i-2 tag " + prev + " " + prev2,
+        "i word " + cur,
+        "i-1 tag+i word " + prev + " " + cur,
+        "i-1 word " + before,
+        "i-1 suffix " + before[-3:],
+        "i-2 word " + before2,
+        "i+1 word " + after,
+        "i+1 suffix " + after[-3:],
+        "i+2 word " + after2,
+    )
+    known = [k for k in map(feature, features) if k is not None]
+    if not known:
+        return None
+    return matrix[known[0]] if len(known) == 1 else matrix[known].sum(axis=0)
 
 
 _GROUPS = {"N": "n", "V": "v", "J": "a", "R": "r"}
@@ -180,27 +190,9 @@ def tag_margin(tokens: tuple[Token, ...], index: int) -> float:
 
     prev = tokens[index - 1].tag if index >= 1 else "-START-"
     prev2 = tokens[index - 2].tag if index >= 2 else ("-START-" if index == 1 else "-START2-")
-    cur, before, after = normal(index), normal(index - 1), normal(index + 1)
-    features = (
-        "bias",
-        "i suffix " + word[-3:],
-        "i pref1 " + (word[0] if word else ""),
-        "i-1 tag " + prev,
-        "i-2 tag " + prev2,
-        "i tag+i-2 tag " + prev + " " + prev2,
-        "i word " + cur,
-        "i-1 tag+i word " + prev + " " + cur,
-        "i-1 word " + before,
-        "i-1 suffix " + before[-3:],
-        "i-2 word " + normal(index - 2),
-        "i+1 word " + after,
-        "i+1 suffix " + after[-3:],
-        "i+2 word " + normal(index + 2),
-    )
-    known = [k for k in map(index_.get, features) if k is not None]
-    if not known:
+    scores = _scores(matrix, index_.get, word, prev, prev2, [normal(k) for k in range(index - 2, index + 3)])
+    if scores is None:
         return math.inf
-    scores = matrix[known[0]] if len(known) == 1 else matrix[known].sum(axis=0)
     best = len(scores) - 1 - int(np.argmax(scores[::-1]))  # the tagger's choice: the last of the best
     others = _other_columns()[best]
     return float(scores[best] - scores[others].max()) if len(others) else math.inf
