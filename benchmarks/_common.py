@@ -27,15 +27,21 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("NLTK_DATA", str(SHARED / "nltk_data"))
 
 
-def run_robustqa(*args: str | Path, cwd: Path | None = None) -> None:
-    """Run a robustqa command as a user would, quietly; a failure stops the script."""
-    subprocess.run(
-        [*robustqa_command(), *map(str, args)],
-        cwd=cwd,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+def run_robustqa(*args: str | Path, cwd: Path | None = None) -> str:
+    """Run a robustqa command as a user would and return what it printed; a failure stops the script with the
+    command's own error."""
+    done = subprocess.run([*robustqa_command(), *map(str, args)], cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"robustqa {' '.join(map(str, args[:2]))} ... failed: {done.stderr[-2000:]}")
+    return done.stdout
+
+
+def right_to_wrong(run_dir: Path) -> tuple[set[str], int]:
+    """(ids right on clean and wrong on perturbed, wrong-to-right count) of an eval run folder (exact match)."""
+    lines = [json.loads(line) for line in (run_dir / "examples.jsonl").read_text().splitlines()]
+    flips = {e["source_id"] for e in lines if e["clean_exact"] == 1 and e["perturbed_exact"] == 0}
+    back = sum(1 for e in lines if e["clean_exact"] == 0 and e["perturbed_exact"] == 1)
+    return flips, back
 
 
 def reuse_clean_predictions(run_dir: Path, from_run: Path | None) -> None:

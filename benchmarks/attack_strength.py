@@ -37,12 +37,11 @@ import json
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from _common import REPO, SHARED, recorded, robustqa_command
+from _common import REPO, SHARED, recorded, right_to_wrong, run_robustqa
 
 MODEL = SHARED / "models" / "minilm-squad2-mini"
 DATA = SHARED / "squad" / "squad2-dev-heldout.json"
@@ -63,21 +62,6 @@ def times(attack: int, static: int) -> str:
     if static:
         return f"{attack / static:.2f}x"
     return "no ratio (the static recipe flips none)" if attack == 0 else f"{attack} against none"
-
-
-def robustqa(*args: str) -> str:
-    done = subprocess.run([*robustqa_command(), *args], capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"robustqa {' '.join(args[:2])} ... failed: {done.stderr[-2000:]}")
-    return done.stdout
-
-
-def right_to_wrong(run_dir: Path) -> tuple[set[str], int]:
-    """(ids right on clean and wrong on perturbed, wrong-to-right count) of an eval run folder."""
-    lines = [json.loads(line) for line in (run_dir / "examples.jsonl").read_text().splitlines()]
-    flips = {e["source_id"] for e in lines if e["clean_exact"] == 1 and e["perturbed_exact"] == 0}
-    back = sum(1 for e in lines if e["clean_exact"] == 0 and e["perturbed_exact"] == 1)
-    return flips, back
 
 
 def sentence_with(context: str, start: int, end: int) -> str:
@@ -129,8 +113,8 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     """Steps 1-4 for one recipe on the first `n` questions, with the attacks of `WIDER` beside its default
     one (penalised edits included, up to 3 words, both); prints them and returns what the figure needs."""
     static_file = work / "static.json"
-    robustqa("build-dataset", "--input", str(DATA), "--output", str(static_file), "--recipe", recipe)
-    robustqa(
+    run_robustqa("build-dataset", "--input", str(DATA), "--output", str(static_file), "--recipe", recipe)
+    run_robustqa(
         "eval",
         str(MODEL),
         "--clean",
@@ -145,7 +129,7 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     )
     static_flips, static_back = right_to_wrong(work / "static")
     attack_dir = work / "attack"
-    robustqa(
+    run_robustqa(
         "attack",
         str(MODEL),
         "--input",
@@ -160,7 +144,7 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     )
     record = json.loads((attack_dir / "attack.json").read_text())
     claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}
-    robustqa(
+    run_robustqa(
         "eval",
         str(MODEL),
         "--clean",
@@ -221,7 +205,7 @@ def compare(recipe: str, n: str, work: Path) -> dict:
     for extra, label in WIDER:
         other = work / f"attack{''.join(extra)}"
         shutil.copytree(attack_dir / "cache", other / "cache")  # answers already paid for are reused
-        robustqa(
+        run_robustqa(
             "attack",
             str(MODEL),
             "--input",
@@ -310,11 +294,11 @@ def main() -> None:
         main_run = results[0]
         full_dir = work / "attack-all"
         shutil.copytree(main_run["attack_dir"] / "cache", full_dir / "cache")  # the queries of the first run, reused
-        robustqa(
+        run_robustqa(
             "attack", str(MODEL), "--input", str(DATA), "--output-dir", str(full_dir), "--recipe", recipe, "--quiet"
         )
         full = json.loads((full_dir / "attack.json").read_text())
-        robustqa(
+        run_robustqa(
             "eval",
             str(MODEL),
             "--clean",
@@ -340,7 +324,7 @@ def main() -> None:
         # the pool: the default attack's flips on every shared question, then wider searches of the same recipe
         other_file = trained_on_file(work)
         sources = [(DATA, full_dir), (other_file, work / "attack-trained-on")]
-        robustqa(
+        run_robustqa(
             "attack",
             str(MODEL),
             "--input",
@@ -359,7 +343,7 @@ def main() -> None:
             for data, folder in sources:
                 other = folder.parent / f"{folder.name}{extra}"
                 shutil.copytree(folder / "cache", other / "cache")  # every clean answer is paid for already
-                robustqa(
+                run_robustqa(
                     "attack",
                     str(MODEL),
                     "--input",

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import REPO, SHARED, recorded, reuse_clean_predictions, run_robustqa
+from _common import REPO, SHARED, recorded, reuse_clean_predictions, right_to_wrong, run_robustqa
 
 HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 MODELS = (SHARED / "models" / "minilm-squad2-mini", SHARED / "models" / "minilm-squad2-wiki")
@@ -102,11 +102,7 @@ def listed_attack(model: Path, variants: Path, work: Path) -> tuple[dict[str, An
     record = json.loads((folder / "attack.json").read_text(encoding="utf-8"))
     check = work / f"run-{model.name}-on-attack"
     evaluate(model, folder / "adversarial.json", check)
-    flipped = set()
-    for line in (check / "examples.jsonl").read_text(encoding="utf-8").splitlines():
-        example = json.loads(line)
-        if example.get("changed") and example["clean_exact"] and not example["perturbed_exact"]:
-            flipped.add(example["source_id"])
+    flipped, _ = right_to_wrong(check)  # an unchanged question reuses its clean answer: it cannot flip
     claimed = {q["id"] for q in record["questions_detail"] if q["status"] == "succeeded"}
     return record, claimed, flipped
 

@@ -60,7 +60,8 @@ print(json.dumps({"setup": t1 - t0, "run": t2 - t1, "total": time.perf_counter()
 )
 
 
-def run_robustqa(out: Path, *extra: str, limit: int | None = None) -> tuple[float, dict]:
+def timed_clean_eval(out: Path, *extra: str, limit: int | None = None) -> tuple[float, dict]:
+    """Wall time of one eval and the clean score it reports."""
     wall = timed_eval(out, *extra, limit=limit)
     return wall, json.loads((out / "report.json").read_text())["models"][0]["clean"]
 
@@ -140,22 +141,24 @@ def main() -> None:
         }
         f1 = {}
         for rep in range(args.repeats):
-            wall, clean = run_robustqa(work / f"fp32-{rep}", "--batch-size", str(args.batch_size), limit=args.limit)
+            wall, clean = timed_clean_eval(work / f"fp32-{rep}", "--batch-size", str(args.batch_size), limit=args.limit)
             times["robustqa"].append(wall)
             f1["fp32"] = clean["f1"]
             # the same command on one question: process start, imports, model load, writing the run folder
-            times["fixed"].append(run_robustqa(work / f"fixed-{rep}", "--batch-size", str(args.batch_size), limit=1)[0])
+            times["fixed"].append(
+                timed_clean_eval(work / f"fixed-{rep}", "--batch-size", str(args.batch_size), limit=1)[0]
+            )
             times["bare"].append(bare.run())
             if not args.skip_pipeline:
                 wall, inner = run_pipeline(work / f"pipeline-{rep}.json", pipeline_bs, args.limit)
                 times["pipeline"].append(wall)
                 times["pipeline_run"].append(inner["run"])
-            wall, clean = run_robustqa(
+            wall, clean = timed_clean_eval(
                 work / f"int8-{rep}", "--int8", "--batch-size", str(args.batch_size), limit=args.limit
             )
             times["int8"].append(wall)
             f1["int8"] = clean["f1"]
-            wall, clean = run_robustqa(
+            wall, clean = timed_clean_eval(
                 work / f"bf16-{rep}",
                 "--precision",
                 "bf16",
