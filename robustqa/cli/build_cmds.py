@@ -313,6 +313,7 @@ def recipes(as_json: bool) -> None:
         return
     width = prose_width()
     default = perturbations.get_recipe(DEFAULT_RECIPE).ident
+    versions = Counter(r.name for r in items)
     intro = (
         f"{len(items)} recipe versions. NAME builds its default version, NAME@VERSION exactly that version; "
         f"build-dataset, perturb and attack use {DEFAULT_RECIPE} ({default}) unless told otherwise."
@@ -321,7 +322,7 @@ def recipes(as_json: bool) -> None:
     for r in items:
         parameters = ", ".join(f"{key}={_show(value)}" for key, value in r.parameters().items())
         description = getattr(r, "description", "")
-        head = r.ident + _marks(r, items, default) + (f"  {description}" if description else "")
+        head = r.ident + _marks(r, versions, default) + (f"  {description}" if description else "")
         lines = [
             *fill_lines(head, width, rest="    "),
             *fill_lines(", ".join(sorted(r.fields)), width, first="  fields      "),
@@ -332,11 +333,10 @@ def recipes(as_json: bool) -> None:
     click.echo("\n\n".join(blocks))
 
 
-def _marks(recipe: perturbations.Recipe, items: Iterable[perturbations.Recipe], default: str) -> str:
-    """What a recipe's heading says of it: the version its bare name builds (when the name has several) and
-    the recipe the commands use by default."""
+def _marks(recipe: perturbations.Recipe, versions: Counter[str], default: str) -> str:
+    """What a recipe's heading says of it: the version its bare name builds (when the name has several, as
+    `versions` counts them) and the recipe the commands use by default."""
     marks = []
-    versions = Counter(r.name for r in items)
     if versions[recipe.name] > 1 and perturbations.default_version(recipe.name) == recipe.version:
         marks.append(f"what {recipe.name} builds")
     if recipe.ident == default:
