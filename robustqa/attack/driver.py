@@ -100,6 +100,10 @@ class SpaceSource(Protocol):
         """The space's keys of the attack signature, and which of them are a recipe's own parameters."""
         ...
 
+    def check_resources(self) -> None:
+        """Fail now, before a model loads, when what the spaces are made from is missing."""
+        ...
+
     def prepare(self, examples: Sequence[QAExample]) -> None:
         """Anything the spaces of these questions need done in one batch before they are planned."""
         ...
@@ -139,6 +143,9 @@ class RecipeSpaces:
             "wordnet": perturbations.wordnet_version(),
         }
         return fields, list(own)
+
+    def check_resources(self) -> None:
+        perturbations.check_resources()  # WordNet, the tagger: the recipe reads them for every question
 
     def prepare(self, examples: Sequence[QAExample]) -> None:
         if self.recipe.prepares:  # model rules (qads-lm) score every candidate in one batch per question first
@@ -242,8 +249,7 @@ def run_attack(model: str, config: AttackConfig, *, scorer_factory: ScorerFactor
         raise InputError(
             "the input has no questions", path=str(config.input_file), hint="give a SQuAD 2.0 file with questions"
         )
-    if isinstance(spaces, RecipeSpaces):
-        perturbations.check_resources()
+    spaces.check_resources()
     data_sha = file_sha12(Path(config.input_file))
     scorer = (scorer_factory or _default_scorer_factory)(spec, config.settings)
     runner = getattr(scorer, "runner", None)

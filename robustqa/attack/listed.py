@@ -107,6 +107,9 @@ class ListedSpaces:
         """The set and the file's hash: the variants are what they are, no parameter changes them."""
         return {"attack": self.ident, "variants_file": self.sha}, []
 
+    def check_resources(self) -> None:
+        """Nothing to check: the file was read and checked already."""
+
     def prepare(self, examples: Sequence[QAExample]) -> None:
         """Nothing to prepare: the variants are written already."""
 
