@@ -303,14 +303,14 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
     if spec.is_local and not (Path(spec.model_id) / "config.json").is_file():
         raise ModelLoadError(f"{where}: the folder has no config.json; give a folder saved with save_pretrained")
     _refuse_unreachable(spec, where)
-    kwargs = {"trust_remote_code": spec.trust_remote_code}
+    trust = spec.trust_remote_code
     try:
-        config = AutoConfig.from_pretrained(spec.model_id, **kwargs)
+        config = AutoConfig.from_pretrained(spec.model_id, trust_remote_code=trust)
     except Exception as error:  # every failure becomes one line
         raise _load_error(spec, error, where=where) from None
     try:
         model, info = AutoModelForQuestionAnswering.from_pretrained(
-            spec.model_id, config=config, output_loading_info=True, **kwargs
+            spec.model_id, config=config, output_loading_info=True, trust_remote_code=trust
         )
     except ValueError as error:
         if "Unrecognized configuration class" in str(error) or "question" in str(error).lower():
@@ -328,7 +328,7 @@ def load_model_and_tokenizer(spec: ModelSpec) -> tuple[Any, Any, str]:
             f"{', '.join(sorted(missing)[:2])}); give a SQuAD-fine-tuned checkpoint"
         )
     try:
-        tokenizer = AutoTokenizer.from_pretrained(spec.model_id, use_fast=True, **kwargs)
+        tokenizer = AutoTokenizer.from_pretrained(spec.model_id, use_fast=True, trust_remote_code=trust)
     except Exception as error:
         raise _load_error(spec, error, where=f"{where}: tokenizer") from None
     if not getattr(tokenizer, "is_fast", False):
