@@ -153,5 +153,29 @@ ATTACK = Schema(
 )
 # An imported shift (AddSent, SQuAD-Shifts, ...): the set and its input file.
 IMPORT = Schema("import", ("shift", "input"))
+# A training set with variants beside its questions: where the variants come from, how many, the input's hash
+# (the recipe's build signature or the variants file's signature follows).
+AUGMENT = Schema("augment", ("augment", "variants", "input"))
+# A fine-tuned model: the base model, the data, the variants, the settings that change the weights.
+TRAIN = Schema(
+    "train",
+    (
+        "base",
+        "train",
+        "augment",
+        "variants",
+        "adversarial",
+        "max_seq_length",
+        "doc_stride",
+        "steps",
+        "epochs",
+        "batch_size",
+        "learning_rate",
+        "weight_decay",
+        "warmup_ratio",
+        "precision",
+        "seed",
+    ),
+)
 # What a review adds to a built file's signature (its own keys follow the file's).
 VALIDATION = Schema("validation", ("validated", "accepted", "rejected", "unreviewed"))

@@ -27,6 +27,8 @@ _COMMANDS: dict[str, str] = {
     "analyze": "robustqa.cli.analyze_cmd:analyze",
     "demo": "robustqa.cli.demo_cmd:demo",
     "import": "robustqa.cli.import_cmds:import_command",
+    "augment": "robustqa.cli.train_cmds:augment",
+    "train": "robustqa.cli.train_cmds:train",
     "review": "robustqa.cli.review_cmds:review",
     "filter": "robustqa.cli.review_cmds:filter_command",
 }

@@ -168,6 +168,14 @@ def _recipe(
         "per reviewer)"
     ),
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["squad", "hf"]),
+    default="squad",
+    show_default=True,
+    help="squad: one SQuAD 2.0 JSON file; hf: a Hugging Face `datasets` folder (save_to_disk), flat columns",
+)
 def build_dataset(
     input_path: str | None,
     output_path: str | None,
@@ -180,6 +188,7 @@ def build_dataset(
     recipe_settings: tuple[str, ...],
     repair_answers: bool,
     validated: tuple[str, ...],
+    fmt: str,
     **model_rules: str | float | None,
 ) -> None:
     """Write a QADS-style perturbed copy of a SQuAD 2.0 file: synonyms in, answers kept valid, every edit recorded."""
@@ -193,7 +202,12 @@ def build_dataset(
 
     recipe = _recipe(recipe_name, rate=rate, protect=protect, settings=recipe_settings, **model_rules)
     output = Path(output_path) if output_path is not None else default_output(input_path, recipe.ident)
-    check_output_path(output)
+    if fmt == "hf":
+        from robustqa.hf_export import check_free_folder
+
+        check_free_folder(output)
+    else:
+        check_output_path(output)
     decisions = read_decision_files(validated) if validated else []
     perturbations.check_resources()
     with warnings.catch_warnings(record=True) as caught:
@@ -233,7 +247,12 @@ def build_dataset(
     document, review_lines = result.document, list[str]()
     if decisions:
         document, review_lines = apply_to_document(document, decisions, name=f"this build of {output.name}")
-    write_squad(document, output)
+    if fmt == "hf":
+        from robustqa.hf_export import save_hf
+
+        save_hf(document, output)
+    else:
+        write_squad(document, output)
     click.echo("\n".join([build_summary(result.summary, output, document["signature"]), *review_lines]))
 
 
