@@ -147,5 +147,5 @@ def rows_to_document(rows: Any, *, version: str = "v2.0") -> dict[str, Any]:
             qa.update(json.loads(row["extra"]))
         paragraphs[-1]["qas"].append(qa)
     if not data:
-        raise InputError("the dataset has no rows", hint="give a dataset written by robustqa --format hf")
+        raise InputError("the dataset has no rows", hint="give a dataset robustqa wrote in the Hugging Face format")
     return document_to_dict(version, {}, data)

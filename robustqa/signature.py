@@ -164,7 +164,6 @@ TRAIN = Schema(
         "train",
         "augment",
         "variants",
-        "adversarial",
         "max_seq_length",
         "doc_stride",
         "steps",

@@ -42,6 +42,7 @@ FLAG_HINTS: dict[str, str] = {
     "run_dir": "give a run's --output-dir",
     "device": "use --device cpu or auto",
     "int8": "drop --int8 or use --device cpu",
+    "max_seq_length": "lower --max-seq-length to the model's positions",
     "trust_remote_code": "rerun with --trust-remote-code if you trust it",
     "repair": "fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text",
     "input": "pass --input FILE (the official dev-v2.0.json)",

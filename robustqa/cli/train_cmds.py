@@ -136,7 +136,6 @@ def _check_free(output: Path, fmt: str) -> None:
 @click.option(
     "--variants", type=click.IntRange(min=1), default=None, metavar="K", help="variants per question for --augment"
 )
-@click.option("--adversarial", is_flag=True, help="not available yet: add attack-flipped variants each epoch")
 @click.option(
     "--steps", type=click.IntRange(min=0), default=0, show_default=True, help="optimisation steps (0: --epochs)"
 )
@@ -163,7 +162,6 @@ def train(
     output_dir: str,
     augment_with: str | None,
     variants: int | None,
-    adversarial: bool,
     trust_remote_code: bool,
     **settings: Any,
 ) -> None:
@@ -175,8 +173,6 @@ def train(
     from robustqa.training.run import TrainData, TrainSettings
     from robustqa.training.run import train as run_training
 
-    if adversarial:
-        raise click.UsageError("--adversarial is not implemented yet; use --augment with a recipe or certified")
     if variants is not None and augment_with is None:
         raise click.UsageError("--variants needs --augment")
     spec = resolve_model(model, trust_remote_code=trust_remote_code)

@@ -95,7 +95,6 @@ class TrainData:
     data_hash: str  # of the training file as given
     augment: str | None = None  # recipe ident or "certified"
     variants: int | None = None
-    adversarial: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,8 +138,6 @@ def train_signature(base: str, data: TrainData, settings: TrainSettings) -> Sign
     fields: dict[str, Any] = {"base": base, "train": data.data_hash}
     if data.augment:
         fields.update(augment=data.augment, variants=data.variants if data.variants is not None else "all")
-    if data.adversarial:
-        fields["adversarial"] = True
     return TRAIN.create({**fields, **settings.signature_fields()})
 
 

@@ -151,3 +151,13 @@ def test_a_folder_of_another_run_is_refused(tiny_models, tmp_path):
     assert train(tiny_models["bert"], out, "--steps", "1").exit_code == 0
     line = _one_line(train(tiny_models["bert"], out, "--steps", "1", "--seed", "14"))
     assert "another training run" in line
+
+
+@pytest.mark.parametrize("augment", ["qads", "certified"])
+def test_train_with_variants_records_them(tiny_models, tmp_path, augment):
+    out = tmp_path / "trained"
+    result = train(tiny_models["bert"], out, "--steps", "1", "--augment", augment, "--variants", "1")
+    assert result.exit_code == 0, result.output
+    record = json.loads((out / RECORD_NAME).read_text())
+    assert record["questions"] > 30  # the sample's 30 questions and their variants
+    assert f"augment:{augment}" in record["signature"] and "variants:1" in record["signature"]
