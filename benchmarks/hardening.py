@@ -237,16 +237,18 @@ def evaluate(work: Path, names: list[str]) -> None:
         + "\n"
     )
     header = f"{'certified answerable worst-of-K ΔF1':>36} {'flip rate (right→wrong)':>30} {'abstention shift':>24}"
-    print(f"{'model':<10} {'clean EM':>8} {'clean F1':>8}  {'n':>5}  {header}")
+    print(f"{'model':<10} {'clean EM':>8} {'clean F1':>8} {'HasAns F1':>9} {'NoAns EM':>8}  {'n':>5}  {header}")
     heads = {}
     for name in names:
         report = json.loads((work / f"run-{name}-certified" / "report.json").read_text(encoding="utf-8"))
         entry = report["models"][0]
         heads[name] = h = headline(work / f"run-{name}-certified")
         flipped, right, (low, high) = h["flip"]
+        clean = entry["clean"]
         flips = f"{100 * flipped / right:5.1f}% [{100 * low:.1f}, {100 * high:.1f}] of {right}"
         print(
-            f"{name:<10} {entry['clean']['exact']:>8.2f} {entry['clean']['f1']:>8.2f}  {h['questions']:>5}  "
+            f"{name:<10} {clean['exact']:>8.2f} {clean['f1']:>8.2f} {clean['HasAns_f1']:>9.2f} "
+            f"{clean['NoAns_exact']:>8.2f}  {h['questions']:>5}  "
             f"{fmt(*h['delta_f1']):>36} {flips:>30} {fmt(*h['abstention_shift']):>24}"
         )
     print(
