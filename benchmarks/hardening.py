@@ -30,12 +30,17 @@ HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
 BASE = SHARED / "models" / "minilm-squad2-wiki"
 CERTIFIED = REPO / "robustqa" / "data" / "certified" / "certified-v1.json"
 HELDOUT_TITLES = ("Normans", "Computational_complexity_theory", "Huguenot", "Steam_engine")
-# One training run must fit ~20 minutes of a 2-core CPU shared with other jobs: windows of 128 tokens, 40 steps.
-TRAIN_SETTINGS = (
-    "--max-seq-length", "128", "--doc-stride", "48", "--steps", "40", "--batch-size", "12",
-    "--learning-rate", "5e-5", "--warmup-ratio", "0.1", "--seed", "13", "--save-steps", "10",
-    "--device", "cpu", "--threads", "1",
-)  # fmt: skip
+# One training run must fit ~20 minutes of a 2-core CPU shared with other jobs: a fixed, small number of steps.
+STEPS = 40
+
+
+def train_settings(window: int, batch: int) -> tuple[str, ...]:
+    """The settings of both runs: windows of `window` tokens (stride 3/8 of it), `batch` windows a step."""
+    return (
+        "--max-seq-length", str(window), "--doc-stride", str(window * 3 // 8), "--steps", str(STEPS),
+        "--batch-size", str(batch), "--learning-rate", "5e-5", "--warmup-ratio", "0.1", "--seed", "13",
+        "--save-steps", "10", "--device", "cpu", "--threads", "1",
+    )  # fmt: skip
 
 
 def training_questions(half: dict[str, Any]) -> dict[str, Any]:
@@ -60,7 +65,7 @@ def prepare(work: Path) -> tuple[Path, Path]:
     return clean, variants
 
 
-def train(work: Path) -> None:
+def train(work: Path, settings: tuple[str, ...]) -> None:
     """Both fine-tuning runs, side by side (one thread each), after the augmented file is written."""
     import subprocess
 
@@ -73,7 +78,7 @@ def train(work: Path) -> None:
     for name, data in (("clean", clean), ("certified", augmented)):
         log = (work / f"train-{name}.log").open("w")
         command = [*robustqa_command(), "train", str(BASE), "--train", str(data), "--output-dir"]
-        runs.append(subprocess.Popen([*command, str(work / f"model-{name}"), *TRAIN_SETTINGS], stdout=log, stderr=log))
+        runs.append(subprocess.Popen([*command, str(work / f"model-{name}"), *settings], stdout=log, stderr=log))
     failed = [run.args for run in runs if run.wait() != 0]
     if failed:
         sys.exit(f"training failed: see {work}/train-*.log")
@@ -209,17 +214,18 @@ def fmt(value: float, ci: list[float]) -> str:
     return f"{value:+6.2f} [{ci[0]:+.2f}, {ci[1]:+.2f}]"
 
 
-def evaluate(work: Path, names: list[str]) -> None:
+def evaluate(work: Path, names: list[str], window: int, batch: int) -> None:
     for name in names:
         run_model(work, name)
-    settings = " ".join(TRAIN_SETTINGS)
+    settings = " ".join(train_settings(window, batch))
     print(
         textwrap.fill(
-            "Fine-tuned from the start model on the 12 training articles (clean: 4,584 questions; certified: the same "
-            f"plus their 4,828 certified variants), same seed and steps: {settings} (40 steps of 12 windows of 128 "
-            f"tokens). Evaluated on the first {LIMIT} of the 1,494 held-out questions (Normans 208, Computational "
-            f"complexity theory {LIMIT - 208}; the attack: the first {ATTACK_LIMIT}), which no model saw, windows of "
-            "384, official SQuAD 2.0 rules. The start model is minilm-squad2-wiki (35.14 / 40.52 EM/F1 on all 1,494).",
+            "Fine-tuned from the start model on the 12 training articles (clean: 4,584 questions; certified: the "
+            f"same plus their 4,828 certified variants), same seed and steps: {settings} ({STEPS} steps of {batch} "
+            f"windows of {window} tokens). Evaluated on the first {LIMIT} of the 1,494 held-out questions (Normans "
+            f"208, Computational complexity theory {LIMIT - 208}; the attack: the first {ATTACK_LIMIT}), which no "
+            "model saw, windows of 384, official SQuAD 2.0 rules. The start model is minilm-squad2-wiki "
+            "(35.14 / 40.52 EM/F1 on all 1,494).",
             width=115,
         )
     )
@@ -287,16 +293,18 @@ def main() -> None:
     parser.add_argument("stage", choices=("train", "evaluate"))
     parser.add_argument("--work", type=Path, default=REPO / ".bench" / "hardening")
     parser.add_argument("--models", default="start,clean,certified", help="which models to evaluate")
+    parser.add_argument("--window", type=int, default=256, help="training window in tokens")
+    parser.add_argument("--batch-size", type=int, default=8, help="training windows a step")
     args = parser.parse_args()
     if args.stage == "train":
-        train(args.work)
+        train(args.work, train_settings(args.window, args.batch_size))
         return
     names = args.models.split(",")
     if names != list(MODELS):
-        evaluate(args.work, names)  # a partial evaluation is not the benchmark's section
+        evaluate(args.work, names, args.window, args.batch_size)  # a partial evaluation is not the benchmark's section
         return
     with recorded(__file__):
-        evaluate(args.work, names)
+        evaluate(args.work, names, args.window, args.batch_size)
 
 
 if __name__ == "__main__":
