@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -215,12 +215,13 @@ def train(
             hint=f"use at most {max_len}",
             setting="max_seq_length",
         )
-    signature = train_signature(spec.identity(fingerprint), data, settings)
+    precision = _resolved_precision(settings.device, settings.precision)
+    # the precision that runs ("auto" resolved for this machine) is what the signature names
+    signature = train_signature(spec.identity(fingerprint), data, replace(settings, precision=precision))
     folder = Path(output_dir)
     resume = _prepare_folder(folder, signature)
     features = training_features(tokenizer, data.dataset.examples(), settings.max_seq_length, settings.doc_stride)
     model.train()
-    precision = _resolved_precision(settings.device, settings.precision)
     args = TrainingArguments(
         output_dir=str(folder),
         max_steps=settings.steps or -1,

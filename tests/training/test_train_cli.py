@@ -40,6 +40,7 @@ def test_train_writes_a_folder_eval_loads(tiny_models, tmp_path, arch):
     first = document["data"][0]
     assert record["articles"][0]["sha256"] == article_hash([p["context"] for p in first["paragraphs"]])
     assert "base:" in record["signature"] and "train:" in record["signature"] and "seed:13" in record["signature"]
+    assert "precision:fp32" in record["signature"]  # "auto" as it ran on this CPU
     log = [json.loads(line) for line in (out / "training-log.jsonl").read_text().splitlines()]
     assert log and log[-1]["step"] == 2
     evaluated = CliRunner().invoke(
