@@ -92,17 +92,8 @@ def oracle_recipe() -> Any:
     """The space: QADS's positions (no validity gate), every single-word synonym of any sense."""
     from perturbations.builtin_recipes import constraints_1_1
     from perturbations.constraints.replacements import Rarity, SingleWord
-    from perturbations.lexicon import sense_names, synset_lemmas
     from perturbations.recipes import Recipe
-    from perturbations.transformation import Budget, VettedSynonyms
-
-    class AnySynonym(VettedSynonyms):
-        """Every synonym of every sense counts as vetted: the reviewers of this benchmark vet them."""
-
-        def allowed(self, lemma: str, pos: str) -> tuple[str, ...]:
-            return tuple(
-                dict.fromkeys(name for sense, _ in sense_names(lemma, pos) for name, _count in synset_lemmas(sense))
-            )
+    from perturbations.transformation import AnySynonyms, Budget
 
     return Recipe(
         name="ceiling",
@@ -110,7 +101,7 @@ def oracle_recipe() -> Any:
         fields=frozenset({"question"}),
         citation="coverage ceiling benchmark",
         description="every single-word WordNet synonym of any sense of one content word",
-        transformation=AnySynonym(),
+        transformation=AnySynonyms(),
         constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
         budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
     )

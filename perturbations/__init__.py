@@ -35,9 +35,12 @@ from perturbations.registry import (
     register_recipe,
 )
 from perturbations.space import EditPosition, Replacement, SearchSpace
+from perturbations.transformation import AnySynonyms, Budget, VettedSynonyms, WordNetSynonyms
 from perturbations.workers import map_in_workers, save_cache
 
 __all__ = [
+    "AnySynonyms",
+    "Budget",
     "Candidate",
     "CandidateConstraint",
     "Constraint",
@@ -60,6 +63,8 @@ __all__ = [
     "Token",
     "UnknownRecipeError",
     "UnknownRecipeVersionError",
+    "VettedSynonyms",
+    "WordNetSynonyms",
     "apply_edits",
     "check_resources",
     "default_version",

@@ -217,15 +217,8 @@ def wide_recipe() -> Any:
     the gate (the space of benchmarks/coverage_ceiling.py)."""
     from perturbations.builtin_recipes import constraints_1_1
     from perturbations.constraints.replacements import Rarity, SingleWord
-    from perturbations.lexicon import sense_names, synset_lemmas
     from perturbations.recipes import Recipe
-    from perturbations.transformation import Budget, VettedSynonyms
-
-    class AnySynonym(VettedSynonyms):
-        def allowed(self, lemma: str, pos: str) -> tuple[str, ...]:
-            return tuple(
-                dict.fromkeys(name for sense, _ in sense_names(lemma, pos) for name, _count in synset_lemmas(sense))
-            )
+    from perturbations.transformation import AnySynonyms, Budget
 
     return Recipe(
         name="certify-wide",
@@ -233,7 +226,7 @@ def wide_recipe() -> Any:
         fields=frozenset({"question"}),
         citation="tools/certify.py round 2",
         description="every single-word WordNet synonym of any sense of one content word",
-        transformation=AnySynonym(),
+        transformation=AnySynonyms(),
         constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
         budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
     )

@@ -55,3 +55,18 @@ def test_vetted_synonyms_offer_only_the_table_s_pairs_from_any_sense() -> None:
     assert [c.name for c in proposed] == ["attain"]  # vetted-1 lists achieve.v -> attain
     unlisted = _word("city", "NN", "city", "n", "What is the largest city ?")  # "metropolis" is not vetted
     assert VettedSynonyms().candidates(unlisted, _every_other_lemma("city")) == "not-vetted"
+
+
+def test_any_synonyms_proposes_every_sense_where_the_vetted_table_proposes_its_pairs() -> None:
+    """The issue's example (the tagger reads "build" there as a noun): the wide space offers company ->
+    fellowship, build -> physique, factory -> mill; the vetted table none of them (it lists no such word)."""
+    from perturbations.transformation import AnySynonyms
+
+    question = "What kind of vehicle did the company build in the large factory ?"
+    cases = [("company", "NN", "company", "n", "fellowship"), ("build", "NN", "build", "n", "physique")]
+    cases.append(("factory", "NN", "factory", "n", "mill"))
+    for low, tag, lemma, pos, expected in cases:
+        word = _word(low, tag, lemma, pos, question)
+        wide = AnySynonyms().candidates(word, _every_other_lemma(lemma))
+        assert isinstance(wide, list) and expected in {c.form for c in wide}, (low, wide)
+        assert VettedSynonyms().candidates(word, _every_other_lemma(lemma)) == "not-vetted"
