@@ -93,7 +93,8 @@ def oracle_recipe() -> Any:
     from perturbations.builtin_recipes import constraints_1_1
     from perturbations.constraints.replacements import Rarity, SingleWord
     from perturbations.recipes import Recipe
-    from perturbations.transformation import AnySynonyms, Budget
+    from perturbations.synonyms import AnySynonyms
+    from perturbations.transformation import Budget
 
     return Recipe(
         name="ceiling",

@@ -35,7 +35,8 @@ from perturbations.registry import (
     register_recipe,
 )
 from perturbations.space import EditPosition, Replacement, SearchSpace
-from perturbations.transformation import AnySynonyms, Budget, VettedSynonyms, WordNetSynonyms
+from perturbations.synonyms import AnySynonyms, VettedSynonyms, WordNetSynonyms
+from perturbations.transformation import Budget, Transformation
 from perturbations.workers import map_in_workers, save_cache
 
 __all__ = [
@@ -61,6 +62,7 @@ __all__ = [
     "Substitution",
     "TextToPerturb",
     "Token",
+    "Transformation",
     "UnknownRecipeError",
     "UnknownRecipeVersionError",
     "VettedSynonyms",

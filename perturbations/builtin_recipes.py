@@ -56,7 +56,8 @@ from perturbations.constraints.words import (
     UncertainTag,
 )
 from perturbations.recipes import Recipe
-from perturbations.transformation import Budget, VettedSynonyms, WordNetSynonyms
+from perturbations.synonyms import VettedSynonyms, WordNetSynonyms
+from perturbations.transformation import Budget
 
 
 def constraints_1_1(pos: tuple[str, ...] = ("n", "v", "a", "r")) -> tuple[Constraint, ...]:

@@ -64,6 +64,6 @@ def test_the_wide_space_rebuilds_the_committed_round_2_keys(
 
 
 def test_the_wide_recipe_names_its_transformation_from_the_package(certify: ModuleType) -> None:
-    from perturbations.transformation import AnySynonyms
+    from perturbations.synonyms import AnySynonyms
 
     assert type(certify.wide_recipe().transformation) is AnySynonyms
