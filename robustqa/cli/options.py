@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import click
+
+# The flags of `inference_options` that make the one `InferenceSettings` a command receives (as `settings`).
+SETTINGS_FLAGS = ("batch_size", "device", "precision", "max_seq_length", "doc_stride", "null_threshold", "int8")
 
 _PRECISION_HELP = (
     "auto: bf16/fp16 autocast on GPU, fp32 on CPU. bf16 on CPU is opt-in "
@@ -14,7 +18,18 @@ _PRECISION_HELP = (
 
 
 def inference_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--batch-size, --device, --precision, --max-seq-length, --doc-stride, --null-threshold, --trust-remote-code."""
+    """--batch-size, --device, --precision, --max-seq-length, --doc-stride, --null-threshold, --int8 and
+    --trust-remote-code; the command receives the first seven as one `InferenceSettings` (`settings`), built
+    here so that eval and attack can never read the flags differently. (Built when the command runs, so that
+    importing the CLI loads no torch.)"""
+
+    @functools.wraps(command)
+    def with_settings(*args: Any, **kwargs: Any) -> Any:
+        from robustqa.evaluation.inference import InferenceSettings
+
+        kwargs["settings"] = InferenceSettings(**{flag: kwargs.pop(flag) for flag in SETTINGS_FLAGS})
+        return command(*args, **kwargs)
+
     for option in reversed(
         (
             click.option(
@@ -54,11 +69,14 @@ def inference_options(command: Callable[..., Any]) -> Callable[..., Any]:
                 help='Answer "" when null score − best span score exceeds this.',
             ),
             click.option(
+                "--int8", is_flag=True, help="Dynamic int8 quantization of the linear layers (CPU only; opt-in)."
+            ),
+            click.option(
                 "--trust-remote-code",
                 is_flag=True,
                 help="Allow a hub model to run its own code (only for models you trust).",
             ),
         )
     ):
-        command = option(command)
-    return command
+        with_settings = option(with_settings)
+    return with_settings
