@@ -56,6 +56,7 @@ from perturbations.constraints.words import (
     UncertainTag,
 )
 from perturbations.recipes import Recipe
+from perturbations.spelling import SpellingVariants
 from perturbations.synonyms import VettedSynonyms, WordNetSynonyms
 from perturbations.transformation import Budget
 
@@ -356,6 +357,19 @@ QADS_LM_STRICT_2_1 = Recipe(
     budget=_ONE_EDIT,
 )
 
+SPELLING_1 = Recipe(
+    name="spelling",
+    version="1",
+    fields=frozenset({"question"}),
+    citation="British/American spelling variants (no WordNet): a reader sees the same word, so a drop measures "
+    "surface form alone. The table (perturbations/data/spelling_variants-1.json, tools/spelling_table.py) lists "
+    "only pairs that are one word in every sense, and is named and hashed in the signature.",
+    description="questions: up to 3 words with another national spelling (colour <-> color)",
+    transformation=SpellingVariants(table="spelling-1", direction="both"),
+    constraints=(FrozenSpans(), ProtectedWords(), ProperNouns(), ArticleAgreement(), PossessiveAgreement()),
+    budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=3),
+)
+
 # (recipe, whether it is its name's default version)
 BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_1_1, False),
@@ -374,4 +388,5 @@ BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_LM_2_1, False),
     (QADS_LM_2_2, True),
     (QADS_LM_STRICT_2_1, True),
+    (SPELLING_1, True),
 )
