@@ -10,8 +10,7 @@ from click.core import ParameterSource
 
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
-from robustqa.cli.build_cmds import model_rule_options, recipe_overrides, set_option
-from robustqa.cli.options import inference_options
+from robustqa.cli.options import inference_options, model_rule_options, recipe_overrides, set_option
 from robustqa.errors import InputError
 
 if TYPE_CHECKING:
