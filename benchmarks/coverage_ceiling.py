@@ -276,7 +276,7 @@ def tally(
 
 def _kappa(c: Counter) -> float:
     """Cohen's kappa of the two reviewers' same-meaning labels of every variant, from the 2x2 counts."""
-    from robustqa.review.stats import cohen_kappa
+    from robustqa.review.agreement import cohen_kappa
 
     cells = [(a, b) for a in (True, False) for b in (True, False) for _ in range(c[("agree", a, b)])]
     kappa = cohen_kappa([a for a, _ in cells], [b for _, b in cells])
@@ -354,7 +354,7 @@ def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     """Variant text -> (cosine similarity to its question by the meaning rule's encoder, log P(variant) -
     log P(question) by the language-model rule's model after the passage sentence): what the opt-in model
     rules see, for every variant of the space rather than only those the 2.0 gates pass."""
-    from perturbations.constraints.models import prefix_for, similarities_for
+    from perturbations.constraints.model_rules import prefix_for, similarities_for
     from perturbations.language_model import DEFAULT_MODEL
     from perturbations.lm_scores import scores_for
     from perturbations.sentence_encoder import DEFAULT_ENCODER

@@ -7,7 +7,7 @@ object with a new version, and the old one stays (so a published dataset can be 
 from __future__ import annotations
 
 from perturbations.constraints import Constraint, Soft
-from perturbations.constraints.models import LanguageModelFit, MeaningKept
+from perturbations.constraints.model_rules import LanguageModelFit, MeaningKept
 from perturbations.constraints.replacements import (
     Abbreviation,
     ArticleAgreement,

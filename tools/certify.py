@@ -372,7 +372,7 @@ def _verdicts(sheet: Path, judged: Path) -> dict[int, dict[str, tuple[bool, int]
 
 def calibration_agreement(reviewer: str) -> dict[str, Any] | None:
     """A reviewer's agreement with shared/validity/judged-pairs-v1 on the 240 calibration items."""
-    from robustqa.review.stats import cohen_kappa
+    from robustqa.review.agreement import cohen_kappa
 
     path = JUDGMENTS / f"{reviewer}-calibration.jsonl"
     if not path.exists():
@@ -397,7 +397,7 @@ def calibration_agreement(reviewer: str) -> dict[str, Any] | None:
 def certified_verdicts(rounds: tuple[int, ...] = (1, 2)) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """variant id -> both reviewers' judgments (and, for round 2, the variant itself), for every variant of
     every finished sheet; and the counts behind the card (agreement between the two reviewers of a sheet)."""
-    from robustqa.review.stats import cohen_kappa
+    from robustqa.review.agreement import cohen_kappa
 
     verdicts: dict[str, dict[str, Any]] = {}
     first_all, second_all = [], []

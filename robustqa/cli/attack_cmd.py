@@ -115,8 +115,8 @@ def attack(
     **model_rules: str | float | None,
 ) -> None:
     """Find, for each question MODEL gets right, a valid synonym variant it gets wrong (within --budget queries)."""
+    from robustqa.attack.attack_folder import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
     from robustqa.attack.driver import AttackConfig, run_attack
-    from robustqa.attack.write import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
     from robustqa.evaluation import distributed
 
     variants_file: Path | None = None

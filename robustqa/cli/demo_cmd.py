@@ -47,8 +47,8 @@ def _margin_change(result: QuestionResult) -> float:
 def _attack_step(model: str, clean: Path, folder: Path) -> None:
     """Search the recipe's space of every question the model gets right (a small budget) and say what it
     found: the flips, else the edit that moved the model's margin most, and what 30 questions cannot show."""
+    from robustqa.attack.attack_folder import write_attack
     from robustqa.attack.driver import SUCCEEDED, AttackConfig, run_attack
-    from robustqa.attack.write import write_attack
     from robustqa.edits import highlight_text
     from robustqa.evaluation.inference import InferenceSettings
 

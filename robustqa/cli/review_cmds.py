@@ -105,8 +105,8 @@ def review(
 
 
 def _print_stats(paths: Sequence[str], as_json: bool) -> None:
+    from robustqa.review.agreement import compute_stats, format_stats, stats_to_dict
     from robustqa.review.decisions import read_decisions
-    from robustqa.review.stats import compute_stats, format_stats, stats_to_dict
 
     result = compute_stats([read_decisions(path) for path in paths])
     if as_json:
