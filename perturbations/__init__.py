@@ -35,9 +35,13 @@ from perturbations.registry import (
     register_recipe,
 )
 from perturbations.space import EditPosition, Replacement, SearchSpace
+from perturbations.synonyms import AnySynonyms, VettedSynonyms, WordNetSynonyms
+from perturbations.transformation import Budget, Transformation
 from perturbations.workers import map_in_workers, save_cache
 
 __all__ = [
+    "AnySynonyms",
+    "Budget",
     "Candidate",
     "CandidateConstraint",
     "Constraint",
@@ -58,8 +62,11 @@ __all__ = [
     "Substitution",
     "TextToPerturb",
     "Token",
+    "Transformation",
     "UnknownRecipeError",
     "UnknownRecipeVersionError",
+    "VettedSynonyms",
+    "WordNetSynonyms",
     "apply_edits",
     "check_resources",
     "default_version",

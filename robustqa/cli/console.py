@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
     from robustqa.build import BuildSummary
     from robustqa.evaluation.run import EvalResult
+    from robustqa.review.decisions import DecisionsFile
+    from robustqa.review.validate import ValidationCounts
     from robustqa.runs.load import Run
 
 
@@ -50,9 +52,9 @@ def prose_width() -> int:
 def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
     """The table of every model of every run for the terminal, then each run's signature: compact (short
     names, the headline columns that fit this terminal) unless `wide` (every column of report.md)."""
-    from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
     from robustqa.render import fitting_columns, rich_table
     from robustqa.reporting.tables import COMPACT_COLUMNS, REPORT_COLUMNS, compact_cells, report_cells, signatures
+    from robustqa.reporting.transfer import TRANSFER_NOTE, transfer_table
 
     out = console()
     if wide:
@@ -148,3 +150,14 @@ def print_eval_result(result: EvalResult, *, wide: bool = False) -> None:
         click.echo(f"{outcome.slug}: " + "; ".join(parts), err=True)
         click.echo(f"{outcome.slug}: cost: {cost_summary(costs.get(outcome.slug))}", err=True)
     click.echo(f"wrote {result.output_dir}/report.json", err=True)
+
+
+def review_lines(files: Sequence[DecisionsFile], counts: ValidationCounts) -> list[str]:
+    """What `filter` and `build-dataset --validated` print after applying review decisions (`files`, the
+    decisions files read)."""
+    return [
+        f"  reviewed           {', '.join(f'{f.label} ({f.reviewer})' for f in files)}",
+        f"  accepted           {counts.accepted:,} (kept perturbed)",
+        f"  rejected           {counts.rejected:,} (reverted to the original question)",
+        f"  unreviewed         {counts.unreviewed:,} (reverted to the original question)",
+    ]

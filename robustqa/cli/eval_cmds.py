@@ -7,12 +7,16 @@ the table and the signature (stdout) and a short summary (stderr), and leaves ex
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from robustqa.cli.console import console, print_eval_result
 from robustqa.cli.options import inference_options
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+if TYPE_CHECKING:
+    from robustqa.evaluation.inference import InferenceSettings
 
 
 @click.command("eval")
@@ -54,7 +58,6 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 @click.option(
     "--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the bootstrap (in the signature)."
 )
-@click.option("--int8", is_flag=True, help="Dynamic int8 quantization of the linear layers (CPU only; opt-in).")
 @click.option(
     "--limit",
     type=click.IntRange(min=1),
@@ -88,15 +91,9 @@ def eval_command(
     perturbed_file: Path | None,
     output_dir: Path | None,
     overwrite: bool,
-    batch_size: int,
-    device: str,
-    precision: str,
-    max_seq_length: int,
-    doc_stride: int,
-    null_threshold: float,
+    settings: InferenceSettings,
     bootstrap: int,
     seed: int,
-    int8: bool,
     trust_remote_code: bool,
     limit: int | None,
     rules: str,
@@ -106,7 +103,6 @@ def eval_command(
 ) -> None:
     """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD (2.0 or v1.1): EM/F1 and the drop."""
     from robustqa.evaluation import distributed
-    from robustqa.evaluation.inference import InferenceSettings
     from robustqa.evaluation.run import EvalConfig, default_run_folder, run_evaluation
     from robustqa.packaged import get_set
 
@@ -124,15 +120,6 @@ def eval_command(
     if output_dir is None:
         output_dir = default_run_folder(models, set_name)
 
-    settings = InferenceSettings(
-        max_seq_length=max_seq_length,
-        doc_stride=doc_stride,
-        batch_size=batch_size,
-        device=device,
-        precision=precision,
-        null_threshold=null_threshold,
-        int8=int8,
-    )
     config = EvalConfig(
         clean_file=clean_file,
         perturbed_file=perturbed_file,

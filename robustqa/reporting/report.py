@@ -10,7 +10,6 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from robustqa.attack.transfer import TRANSFER_NOTE, transfer_cells, transfer_table
 from robustqa.render import markdown_table
 from robustqa.reporting.tables import (
     REPORT_COLUMNS,
@@ -21,6 +20,7 @@ from robustqa.reporting.tables import (
     rules_text,
     signatures,
 )
+from robustqa.reporting.transfer import TRANSFER_NOTE, transfer_cells, transfer_table
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from robustqa import __version__
-from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
 from robustqa.render import html_table
 from robustqa.reporting.tables import REPORT_COLUMNS, SHORT_COMPARISON, TABLE_NOTE, model_rows, review_notes, rules_text
+from robustqa.reporting.transfer import TRANSFER_NOTE, transfer_table
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run

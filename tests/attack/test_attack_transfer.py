@@ -9,12 +9,12 @@ from pathlib import Path
 from click.testing import CliRunner
 from rqa_attackfakes import FRAGILE, FakeQA
 
+from robustqa.attack.attack_folder import ADVERSARIAL_JSON, write_attack
 from robustqa.attack.driver import AttackConfig, run_attack
-from robustqa.attack.transfer import transfer_table
-from robustqa.attack.write import ADVERSARIAL_JSON, write_attack
 from robustqa.cli import cli
 from robustqa.evaluation.inference import InferenceSettings
 from robustqa.evaluation.run import EvalConfig, run_evaluation
+from robustqa.reporting.transfer import transfer_table
 from robustqa.runs import load_run
 
 # model b is fragile to other words than model a: only "land" breaks both
