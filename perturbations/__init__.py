@@ -15,6 +15,7 @@ from perturbations.constraints import (
     Soft,
     Stage,
 )
+from perturbations.edit_kinds import EDIT_KINDS, EditKind, edit_kind
 from perturbations.engine import apply_edits
 from perturbations.errors import (
     InvalidEditError,
@@ -38,9 +39,11 @@ from perturbations.space import EditPosition, Replacement, SearchSpace
 from perturbations.workers import map_in_workers, save_cache
 
 __all__ = [
+    "EDIT_KINDS",
     "Candidate",
     "CandidateConstraint",
     "Constraint",
+    "EditKind",
     "EditPosition",
     "InvalidEditError",
     "MissingResourceError",
@@ -63,6 +66,7 @@ __all__ = [
     "apply_edits",
     "check_resources",
     "default_version",
+    "edit_kind",
     "get_recipe",
     "list_recipes",
     "map_in_workers",

@@ -116,13 +116,13 @@ class Overlap:
         return bool(self.same_text or self.same_title)
 
 
-def training_overlap(record: TrainingRecord, dataset: SquadDataset) -> Overlap:
-    """Which of `dataset`'s articles `record` says the model was trained on."""
+def training_overlap(record: TrainingRecord, articles: Iterable[Article]) -> Overlap:
+    """Which of the evaluation's `articles` (a dataset's `.articles`) `record` says the model was trained on."""
     hashes = {a.sha256 for a in record.articles}
     titles = {a.title for a in record.articles}
     same_text: list[str] = []
     same_title: list[str] = []
-    for article in dataset.articles:
+    for article in articles:
         if article_hash(article) in hashes:
             same_text.append(article.title)
         elif article.title in titles:

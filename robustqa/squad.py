@@ -65,6 +65,10 @@ class Paragraph:
     def original_context(self) -> str:
         return str(self.extra.get("original_context", self.context))
 
+    @property
+    def context_substitutions(self) -> tuple[Substitution, ...]:
+        return tuple(Substitution.from_dict(s) for s in self.extra.get("context_substitutions", ()))
+
 
 @dataclass(frozen=True)
 class Article:
@@ -87,6 +91,12 @@ class QAExample:
     original_question: str
     original_context: str
     substitutions: tuple[Substitution, ...] = ()
+    context_substitutions: tuple[Substitution, ...] = ()
+
+    @property
+    def edits(self) -> tuple[Substitution, ...]:
+        """Every edit that made this question from its clean one: in the question, then in the context."""
+        return self.substitutions + self.context_substitutions
 
     @property
     def gold_texts(self) -> tuple[str, ...]:
@@ -118,6 +128,7 @@ class SquadDataset:
                         original_question=q.original_question,
                         original_context=paragraph.original_context,
                         substitutions=q.substitutions,
+                        context_substitutions=paragraph.context_substitutions,
                     )
 
     def __len__(self) -> int:

@@ -82,7 +82,7 @@ def test_overlap_by_text_and_by_title() -> None:
         articles=(TrainedArticle("Normans (renamed)", normans), TrainedArticle("Steam", "0" * 64)),
         questions=3,
     )
-    overlap = training_overlap(record, evaluation)
+    overlap = training_overlap(record, evaluation.articles)
     assert overlap.same_text == ("Normans",)
     assert overlap.same_title == ("Steam",)
     assert overlap.titles == ("Normans", "Steam") and bool(overlap)
@@ -91,5 +91,5 @@ def test_overlap_by_text_and_by_title() -> None:
 def test_no_overlap_is_falsy() -> None:
     evaluation = parse_squad(clean_document())
     record = TrainingRecord(signature="s", articles=(TrainedArticle("Other", "1" * 64),), questions=1)
-    overlap = training_overlap(record, evaluation)
+    overlap = training_overlap(record, evaluation.articles)
     assert not overlap and overlap.titles == ()
