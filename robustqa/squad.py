@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from perturbations.records import Substitution
-from robustqa.errors import InputError
+from robustqa.errors import InputError, invalid_json
 from robustqa.hub import hub_known_unreachable
 from robustqa.outputs import write_text_atomic
 
@@ -176,9 +176,7 @@ def read_json_input(path: str | Path, *, hint: str) -> tuple[Any, bytes]:
     try:
         return json.loads(text), data
     except json.JSONDecodeError as error:
-        raise InputError(
-            f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})", path=str(path), hint=hint
-        ) from None
+        raise invalid_json(error, path=str(path), hint=hint) from None
 
 
 def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]:
