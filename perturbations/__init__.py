@@ -15,6 +15,7 @@ from perturbations.constraints import (
     Soft,
     Stage,
 )
+from perturbations.edit_kinds import EDIT_KINDS, EditKind, edit_kind
 from perturbations.engine import apply_edits
 from perturbations.errors import (
     InvalidEditError,
@@ -42,9 +43,11 @@ from perturbations.workers import map_in_workers, save_cache
 __all__ = [
     "AnySynonyms",
     "Budget",
+    "EDIT_KINDS",
     "Candidate",
     "CandidateConstraint",
     "Constraint",
+    "EditKind",
     "EditPosition",
     "InvalidEditError",
     "MissingResourceError",
@@ -70,6 +73,7 @@ __all__ = [
     "apply_edits",
     "check_resources",
     "default_version",
+    "edit_kind",
     "get_recipe",
     "list_recipes",
     "map_in_workers",

@@ -16,11 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from robustqa.provenance import TRAINING_RECORD
+
 if TYPE_CHECKING:
     from rich.console import Console
 
     from robustqa.build import BuildSummary
     from robustqa.evaluation.run import EvalResult
+    from robustqa.provenance import Overlap
     from robustqa.review.decisions import DecisionsFile
     from robustqa.review.validate import ValidationCounts
     from robustqa.runs.load import Run
@@ -150,6 +153,8 @@ def print_eval_result(result: EvalResult, *, wide: bool = False) -> None:
         click.echo(f"{outcome.slug}: " + "; ".join(parts), err=True)
         click.echo(f"{outcome.slug}: cost: {cost_summary(costs.get(outcome.slug))}", err=True)
     click.echo(f"wrote {result.output_dir}/report.json", err=True)
+    for name, overlap in result.training_overlaps.items():
+        click.echo(training_overlap_warning(name, overlap), err=True)
 
 
 def review_lines(files: Sequence[DecisionsFile], counts: ValidationCounts) -> list[str]:
@@ -161,3 +166,16 @@ def review_lines(files: Sequence[DecisionsFile], counts: ValidationCounts) -> li
         f"  rejected           {counts.rejected:,} (reverted to the original question)",
         f"  unreviewed         {counts.unreviewed:,} (reverted to the original question)",
     ]
+
+
+def training_overlap_warning(name: str, overlap: Overlap) -> str:
+    """One line: which evaluated articles the model's folder says it was trained on, and how to leave them out."""
+    titles = overlap.titles
+    shown = ", ".join(titles[:6]) + (f", and {len(titles) - 6} more" if len(titles) > 6 else "")
+    how = f"--exclude-articles {','.join(titles)}" if len(",".join(titles)) <= 60 else "--exclude-articles @FILE"
+    by_title = f"; {len(overlap.same_title)} by title only (another text)" if overlap.same_title else ""
+    return (
+        f"warning: {name} was trained on {len(titles)} of the evaluated articles ({shown}{by_title}; its "
+        f"{TRAINING_RECORD}): scores there measure memory as well as understanding; evaluate held-out articles "
+        f"with {how}"
+    )

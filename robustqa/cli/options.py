@@ -153,3 +153,33 @@ def recipe_overrides(settings: Iterable[str], **flags: object) -> dict[str, obje
             f"{key} is given both as {flag} and as --set {key}=...; give it once", param_hint="'--set'"
         )
     return {**given, **extra}
+
+
+def titles_option(values: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Article titles as --articles and --exclude-articles take them: comma-separated, repeatable, or `@FILE`
+    with one title per line (blank lines and lines starting with '#' skipped). None when none is given."""
+    from robustqa.errors import InputError
+    from robustqa.squad import read_input
+
+    titles: list[str] = []
+    for value in values:
+        if value.startswith("@"):
+            path = value[1:]
+            data = read_input(path, hint="give a text file with one article title per line")
+            try:
+                lines = data.decode("utf-8").splitlines()
+            except UnicodeDecodeError:
+                raise InputError("not UTF-8 text", path=path, hint="give one article title per line") from None
+            titles.extend(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+        else:
+            titles.extend(part.strip() for part in value.split(",") if part.strip())
+    if values and not titles:
+        raise InputError("no article title given", hint="name at least one article (its 'title' field)")
+    return tuple(titles) or None
+
+
+def kinds_option(value: str | None) -> tuple[str, ...] | None:
+    """--kinds: comma-separated edit kinds, or "all" (every variant counts: None)."""
+    if value is None or value.strip() == "all":
+        return None
+    return tuple(part.strip() for part in value.split(",") if part.strip())

@@ -214,7 +214,8 @@ class ExampleLine:
             "perturbed_f1": after.f1 if after is not None else None,
             "clean_null_odds": self.clean_answer.null_odds,
             "perturbed_null_odds": after.null_odds if after is not None else None,
-            "substitutions": [s.to_dict() for s in perturbed.substitutions] if perturbed is not None else [],
+            # every edit with its kind, classified here when the perturbed file does not say (older builds)
+            "substitutions": [s.classified().to_dict() for s in (perturbed.substitutions if perturbed else ())],
         }
 
 

@@ -100,3 +100,15 @@ def test_analyze_refuses_a_folder_without_a_run(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["analyze", str(tmp_path)])
     assert result.exit_code == 2
     assert "no report.json here" in result.output and "Traceback" not in result.output
+
+
+def test_analyze_names_a_missing_run_folder_not_the_page(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from robustqa.cli import cli
+
+    missing = tmp_path / "runs" / "no-such-run"
+    result = CliRunner().invoke(cli, ["analyze", str(missing)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{missing}: no such run folder" in result.output and "analysis.html" not in result.output
+    assert not missing.exists()
