@@ -202,7 +202,6 @@ def _unknown_titles(titles: Collection[str], dataset: SquadDataset, role: str) -
             f"in the {role} file",
             path=dataset.path,
             hint=f"{suggestion}titles are the files' 'title' fields ({len(known)} articles, e.g. '{known[0]}')",
-            setting="articles",
         )
 
 
