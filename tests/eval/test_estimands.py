@@ -364,3 +364,26 @@ def test_report_compares_models_of_two_runs(tmp_path: Path) -> None:
     text = " ".join(result.stdout.split())  # the verdict wraps to the terminal
     assert "run-b: owner/steady is more robust than run-a: owner/gives-up by +100.0" in text
     assert "McNemar on flips: 6 only run-a: owner/gives-up, 0 only run-b: owner/steady" in text
+
+
+def test_a_run_folder_from_before_the_estimands_still_gets_its_headline(gave_up: Path, tmp_path: Path) -> None:
+    """report.json without `estimands` and examples.jsonl without best spans (older runs): the headline is
+    computed from examples.jsonl, and the threshold-free row says it was not recorded."""
+    import shutil
+
+    from robustqa.reporting.report import render_markdown
+
+    old = tmp_path / "old"
+    shutil.copytree(gave_up, old)
+    report = json.loads((old / "report.json").read_text())
+    for entry in report["models"]:
+        entry.pop("estimands")
+    (old / "report.json").write_text(json.dumps(report))
+    lines = [json.loads(line) for line in (old / "examples.jsonl").read_text().splitlines()]
+    stripped = [{k: v for k, v in line.items() if "_best_" not in k} for line in lines]
+    (old / "examples.jsonl").write_text("".join(json.dumps(line) + "\n" for line in stripped))
+    (row,) = headline_rows([load_run(old)])
+    new = json.loads((gave_up / "report.json").read_text())["models"][0]["estimands"]
+    assert row.estimands is not None and row.estimands["answerable"] == new["answerable"]
+    assert row.estimands["unanswerable"] == new["unanswerable"] and row.estimands["threshold_free"] is None
+    assert "| not recorded | not recorded |" in render_markdown([load_run(old)])
