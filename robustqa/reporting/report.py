@@ -64,12 +64,14 @@ BREAKDOWN_NOTE = (
     "plotted. Edit kinds come from each substitution's `kind` (unclassified: a set recorded without kinds)."
 )
 PAIRS_SHOWN = 10
+Table = tuple[str, Sequence[str], list[dict[str, str]]]
 
 
-def breakdown_markdown(rows: Sequence[HeadlineRow]) -> list[str]:
-    """Which edits break it: every model's breakdowns, answerable first, unanswerable in their own section."""
-    lines = ["## Which edits break it?", "", BREAKDOWN_NOTE, ""]
-    unanswerable: list[str] = []
+def breakdown_tables(rows: Sequence[HeadlineRow]) -> tuple[list[Table], list[Table]]:
+    """Which edits break it, as (heading, columns, cells) per model and breakdown: the answerable tables, and the
+    unanswerable ones for their own section (report.md and the HTML page render the same tables)."""
+    answerable: list[Table] = []
+    unanswerable: list[Table] = []
     for row in rows:
         examples = row.run.examples_of(row.model)
         resamples, seed = run_settings(row.run)
@@ -78,16 +80,30 @@ def breakdown_markdown(rows: Sequence[HeadlineRow]) -> list[str]:
             if answer_rows:
                 shown = answer_rows[:PAIRS_SHOWN] if by == "pair" else answer_rows
                 more = f" (the first {len(shown)} of {len(answer_rows)})" if len(shown) < len(answer_rows) else ""
-                lines += [f"### {row.label}: by {title}{more}", ""]
-                lines += [*markdown_table(answerable_cells(shown), ANSWERABLE_COLUMNS), ""]
+                answerable.append((f"{row.label}: by {title}{more}", ANSWERABLE_COLUMNS, answerable_cells(shown)))
             if by == "pair":
                 continue
             abstain_rows = unanswerable_rows(examples, by, resamples=resamples, seed=seed)
             if abstain_rows:
-                unanswerable += [f"### {row.label}: by {title}", ""]
-                unanswerable += [*markdown_table(unanswerable_cells(abstain_rows), UNANSWERABLE_COLUMNS), ""]
+                unanswerable.append(
+                    (f"{row.label}: by {title}", UNANSWERABLE_COLUMNS, unanswerable_cells(abstain_rows))
+                )
+    return answerable, unanswerable
+
+
+UNANSWERABLE_HEADING = "Unanswerable questions: does it still abstain, by group?"
+
+
+def breakdown_markdown(rows: Sequence[HeadlineRow]) -> list[str]:
+    """Which edits break it: every model's breakdowns, answerable first, unanswerable in their own section."""
+    answerable, unanswerable = breakdown_tables(rows)
+    lines = ["## Which edits break it?", "", BREAKDOWN_NOTE, ""]
+    for heading, columns, cells in answerable:
+        lines += [f"### {heading}", "", *markdown_table(cells, columns), ""]
     if unanswerable:
-        lines += ["## Unanswerable questions: does it still abstain, by group?", "", *unanswerable]
+        lines += [f"## {UNANSWERABLE_HEADING}", ""]
+        for heading, columns, cells in unanswerable:
+            lines += [f"### {heading}", "", *markdown_table(cells, columns), ""]
     return lines
 
 

@@ -17,6 +17,7 @@ from robustqa.reporting.headline import (
     COMPARISON_COLUMNS,
     HEADLINE_NOTE,
     MARKDOWN_COLUMNS,
+    HeadlineRow,
     comparison_cells,
     comparisons,
     headline_rows,
@@ -54,6 +55,25 @@ def _boxed(table: str) -> str:
     return f'<div class="table-box">{table}</div>'
 
 
+def _breakdowns(rows: Sequence[HeadlineRow]) -> str:
+    from robustqa.reporting.report import BREAKDOWN_NOTE, UNANSWERABLE_HEADING, breakdown_tables
+
+    answerable, unanswerable = breakdown_tables(rows)
+
+    def tables(found: Sequence[tuple[str, Sequence[str], list[dict[str, str]]]]) -> str:
+        return "".join(
+            f"<h3>{html.escape(heading)}</h3>\n{_boxed(html_table(cells, list(columns)))}\n"
+            for heading, columns, cells in found
+        )
+
+    page = (
+        f"<h2>Which edits break it?</h2>\n<p>{html.escape(BREAKDOWN_NOTE.replace('`', ''))}</p>\n{tables(answerable)}"
+    )
+    if unanswerable:
+        page += f"<h2>{html.escape(UNANSWERABLE_HEADING)}</h2>\n{tables(unanswerable)}"
+    return page
+
+
 def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
     # the Model column stays in view while the table scrolls: it says what each row compares as well
@@ -89,6 +109,7 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
                 f"<h2>Is A more robust than B?</h2>\n<ul>{verdicts}</ul>\n"
                 f"{_boxed(html_table([comparison_cells(r) for r in compared], list(COMPARISON_COLUMNS)))}\n"
             )
+        answers += _breakdowns(headline)
     columns, rows = transfer_table(runs)
     transfer = (
         f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_boxed(html_table(rows, columns))}\n" if rows else ""
