@@ -382,4 +382,9 @@ def verdict(result: Mapping[str, Any]) -> str:
         head = f"{b} is more robust than {a} by {signed(-result['difference'])} {flipped} F1 points"
     else:
         head = f"{a} vs {b}: no detectable difference in answerable worst-of-K ΔF1 ({difference} {interval})"
+    if flips["p_value"] < 0.05:
+        fewer = a if flips["only_a"] < flips["only_b"] else b
+        mcnemar += f": {fewer} flips fewer of the questions both got right on clean"
+    else:
+        mcnemar += ": no detectable difference in flips"
     return f"{head}, over {result['questions']} shared changed answerable questions; {mcnemar}"
