@@ -10,7 +10,8 @@ would run it; then, from the run folder alone:
 2. the paired comparison mini vs wiki over their shared changed answerable questions (bootstrap interval of the
    difference, exact McNemar on flips) with its verdict;
 3. which edits break each model: answerable rows by edit kind (the substitutions' `kind`; "unclassified" where
-   the set records none) and by part of speech, with their intervals; unanswerable rows by part of speech.
+   the set records none), by part of speech and by how common the new word is (wordfreq Zipf band), with their
+   intervals; unanswerable rows by part of speech.
 
     NLTK_DATA=../shared/nltk_data python benchmarks/answerable_headline.py [--work DIR]
 """
@@ -96,12 +97,16 @@ def main() -> None:
         print("   excludes zero; groups under 20 questions are listed, not plotted)")
         for row in headline_rows([run]):
             examples = run.examples_of(row.model)
-            for by, title in (("kind", "edit kind"), ("pos", "part of speech")):
+            for by, title in (
+                ("kind", "edit kind"),
+                ("pos", "part of speech"),
+                ("frequency", "how common the new word is"),
+            ):
                 print(f"  {row.label}, by {title}:")
                 for group in answerable_rows(examples, by, resamples=resamples, seed=seed):
                     mark = "*" if group["significant"] else " "
                     print(
-                        f"    {mark} {group['group']:<14} n={group['questions']:<4} "
+                        f"    {mark} {group['group']:<20} n={group['questions']:<4} "
                         f"ΔF1 {with_ci(group['drop_f1'], group['drop_f1_ci']):<24} "
                         f"flip rate {rate_text({'rate': group['flip_rate'], 'rate_ci': group['flip_rate_ci']})}"
                     )

@@ -256,17 +256,19 @@ COMPARISON_COLUMNS = (
 
 def breaking_groups(row: HeadlineRow, *, top: int = 5) -> list[dict[str, Any]]:
     """The groups of edits that break one model most: answerable rows of every breakdown whose ΔF1 interval
-    lies below zero and that hold at least MIN_PLOTTED questions, largest drop first."""
+    lies below zero and that hold at least MIN_PLOTTED questions (but not all of them), largest drop first."""
     from robustqa.estimands import MIN_PLOTTED
     from robustqa.reporting.breakdowns import BREAKDOWNS, answerable_rows
 
     resamples, seed = run_settings(row.run)
     examples = row.run.examples_of(row.model)
+    everything = ((row.estimands or {}).get("answerable") or {}).get("questions")
     found = []
     for by, (title, _) in BREAKDOWNS.items():
         for group in answerable_rows(examples, by, resamples=resamples, seed=seed):
             ci = group["drop_f1_ci"]
-            if ci and ci[1] < 0 and group["questions"] >= MIN_PLOTTED:
+            # a group of every question (one edit kind for all, "unclassified") says nothing about which edits
+            if ci and ci[1] < 0 and MIN_PLOTTED <= group["questions"] < (everything or 0):
                 found.append({"breakdown": title, **group})
     return sorted(found, key=lambda g: g["drop_f1"])[:top]
 
