@@ -53,16 +53,46 @@ def prose_width() -> int:
 
 
 def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
-    """The table of every model of every run for the terminal, then each run's signature: compact (short
-    names, the headline columns that fit this terminal) unless `wide` (every column of report.md)."""
-    from robustqa.render import fitting_columns, rich_table
-    from robustqa.reporting.tables import COMPACT_COLUMNS, REPORT_COLUMNS, compact_cells, report_cells, signatures
+    """What `eval` and `report` print: the three answers of every model (columns that fit this terminal, the
+    answers always), how each two models compare, then each run's signature. The official all-question table
+    follows with `wide` (every column of report.md), or alone where no run compares a perturbed set."""
+    from robustqa.render import distinct_columns, fitting_columns, rich_table
+    from robustqa.reporting.headline import HEADLINE_TITLE, TERMINAL_COLUMNS, comparisons, headline_rows
+    from robustqa.reporting.tables import (
+        COMPACT_COLUMNS,
+        REPEATED_COLUMNS,
+        REPORT_COLUMNS,
+        compact_cells,
+        report_cells,
+        signatures,
+    )
     from robustqa.reporting.transfer import TRANSFER_NOTE, transfer_table
 
     out = console()
+    headline = headline_rows(runs)
+    if headline:
+        rows = [row.terminal_cells() for row in headline]
+        columns, left_out = (
+            (list(TERMINAL_COLUMNS), []) if wide else fitting_columns(rows, TERMINAL_COLUMNS, out.width, keep=4)
+        )
+        out.print(rich_table(rows, columns, HEADLINE_TITLE))
+        for row in headline:
+            if row.estimands and row.estimands.get("reading"):
+                out.print(f"{row.label}: {row.estimands['reading']}", markup=False, highlight=False)
+        for result in comparisons(runs):
+            out.print(result["verdict"], markup=False, highlight=False)
+        if not wide:
+            more = ", ".join(c.replace("\n", " ") for c in left_out)
+            out.print(
+                f"{more + ', the' if more else 'The'} official all-question EM/F1 and more in report.md, "
+                "or with --wide",
+                markup=False,
+                highlight=False,
+            )
     if wide:
-        out.print(rich_table(report_cells(runs), REPORT_COLUMNS, table_title(runs)))
-    else:
+        cells = report_cells(runs)
+        out.print(rich_table(cells, distinct_columns(cells, REPORT_COLUMNS, REPEATED_COLUMNS), table_title(runs)))
+    elif not headline:
         rows = compact_cells(runs)
         columns, left_out = fitting_columns(rows, COMPACT_COLUMNS, out.width)
         out.print(rich_table(rows, columns, table_title(runs)))

@@ -19,7 +19,14 @@ from robustqa.evaluation.data import EvalData, load_eval_data
 from robustqa.evaluation.models import ModelSpec, model_slug, resolve_model
 from robustqa.evaluation.prediction import DEFAULT_CHUNK, Runner, SetPredictions, predict_set, with_reused
 from robustqa.evaluation.prediction_cache import PredictionCache, cache_key
-from robustqa.evaluation.scoring import ModelOutcome, example_lines, model_entry, prediction_files, score_model
+from robustqa.evaluation.scoring import (
+    ModelOutcome,
+    comparisons,
+    example_lines,
+    model_entry,
+    prediction_files,
+    score_model,
+)
 from robustqa.metric import DEFAULT_NA_PROB_THRESHOLD, RULES_V1
 from robustqa.provenance import Overlap, read_training_record, training_overlap
 from robustqa.runs.layout import CHART_PNG, REPORT_MD, cache_file
@@ -224,11 +231,10 @@ def _settings_record(config: EvalConfig, outcomes: Sequence[ModelOutcome], na_pr
 
 def rendered_documents(run: Run) -> dict[str, str | bytes]:
     """report.md and the headline chart of a run, as the run folder holds them beside report.json."""
-    from robustqa.reporting.charts import headline_figure, png_bytes
+    from robustqa.reporting.charts import first_figure, png_bytes
     from robustqa.reporting.report import render_markdown
-    from robustqa.reporting.tables import model_rows
 
-    return {REPORT_MD: render_markdown([run]), CHART_PNG: png_bytes(headline_figure(model_rows([run])))}
+    return {REPORT_MD: render_markdown([run]), CHART_PNG: png_bytes(first_figure([run]))}
 
 
 def run_evaluation(
@@ -288,6 +294,7 @@ def run_evaluation(
         settings=_settings_record(config, outcomes, na_prob_thresh),
         models=tuple(model_entry(o, data, resamples=config.bootstrap, seed=config.seed) for o in outcomes),
         review=data.review.to_dict() if data.review is not None else None,
+        comparisons=tuple(comparisons(outcomes, data, resamples=config.bootstrap, seed=config.seed)),
     )
     run = write_run(
         output_dir,

@@ -53,8 +53,17 @@ def test_notebook_runs_on_a_real_run(real_run: Path, monkeypatch) -> None:
     html = "".join(o["data"].get("text/html", "") for o in outputs if "data" in o)
     flip_rows = [row for row in html.split("<tr>") if "<mark" in row]
     assert len(flip_rows) >= 10, f"only {len(flip_rows)} flipped questions with highlighted substitutions shown"
-    for heading in ("by pos", "by substitutions", "by question type", "by confidence", "by answerable"):
-        assert any(heading in o["data"].get("text/markdown", "") for o in outputs if "data" in o), heading
+    markdown = [o["data"].get("text/markdown", "") for o in outputs if "data" in o and "text/markdown" in o["data"]]
+    assert markdown[0].startswith("**1. Does it still find the answer?**")  # the three answers come first
+    assert "**2. Which edits break it?**" in markdown[0] and "**3. Is it more robust" in markdown[0]
+    for heading in (
+        "answerable, by edit kind",
+        "answerable, by part of speech",
+        "answerable, by question word",
+        "answerable, by substitution pair",
+        "unanswerable, by part of speech",
+    ):
+        assert any(heading in text for text in markdown), heading
 
 
 def test_breakdown_intervals_are_drawn_as_report_json_intervals(real_run: Path) -> None:

@@ -62,7 +62,7 @@ def test_each_model_on_each_adversarial_set(attack_input: Path, tmp_path: Path) 
 
 def test_report_shows_the_matrix_in_every_format(attack_input: Path, tmp_path: Path) -> None:
     runs = [str(r) for r in _attack_and_evaluate(attack_input, tmp_path)]
-    markdown = CliRunner().invoke(cli, ["report", *runs], catch_exceptions=False)
+    markdown = CliRunner().invoke(cli, ["report", *runs, "--format", "md"], catch_exceptions=False)
     assert markdown.exit_code == 0, markdown.output
     assert (
         "## Transfer" in markdown.output

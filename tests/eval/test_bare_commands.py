@@ -38,8 +38,10 @@ def test_eval_with_no_data_option_uses_the_packaged_certified_set(tmp_path: Path
         and Path(report["perturbed_file"]) == packaged.perturbed_path.resolve()
     )
     assert report["review"]["kind"] == "filtered" and "language-model agents" in report["review"]["reviewers"][0]
-    assert "worst of K" in result.output and "mean of K" in result.output  # the table, headline first
-    assert result.output.index("worst of K") < result.output.index("mean of K")
+    # the headline table: the answerable worst-of-K drop, the flip rate, the abstention change, in that order
+    assert "ΔF1 worst of K" in result.output and "Flip rate" in result.output and "Abstention Δ" in result.output
+    assert result.output.index("ΔF1 worst of K") < result.output.index("Flip rate") < result.output.index("Abstention")
+    assert report["models"][0]["estimands"]["answerable"]["questions"] > 0
     assert "reviewed by two language-model agents per variant (not people)" in result.output
     assert Signature.parse(report["signature"]).get("recipe") == "certified@2"
     assert Signature.parse(report["signature"]).get("kinds") == "synonym,rare"  # the set's default: synonyms
