@@ -101,8 +101,8 @@ def main() -> None:
     import torch
 
     import perturbations
+    from robustqa.attack.attack_space import attack_slots
     from robustqa.attack.search import DEFAULT_BUDGET
-    from robustqa.attack.space import attack_slots
     from robustqa.build import DEFAULT_RECIPE
     from robustqa.evaluation.inference import InferenceSettings, QAModelRunner
     from robustqa.evaluation.models import resolve_model

@@ -48,7 +48,7 @@ def certified_heldout(work: Path) -> Path:
         for p in a["paragraphs"]
         for qa in p["qas"]
     }
-    document = json.loads(get_set().perturbed_path.read_text(encoding="utf-8"))
+    document = json.loads(get_set("certified@1").perturbed_path.read_text(encoding="utf-8"))
     data = []
     for article in document["data"]:
         paragraphs = [

@@ -92,17 +92,9 @@ def oracle_recipe() -> Any:
     """The space: QADS's positions (no validity gate), every single-word synonym of any sense."""
     from perturbations.builtin_recipes import constraints_1_1
     from perturbations.constraints.replacements import Rarity, SingleWord
-    from perturbations.lexicon import sense_names, synset_lemmas
     from perturbations.recipes import Recipe
-    from perturbations.transformation import Budget, VettedSynonyms
-
-    class AnySynonym(VettedSynonyms):
-        """Every synonym of every sense counts as vetted: the reviewers of this benchmark vet them."""
-
-        def allowed(self, lemma: str, pos: str) -> tuple[str, ...]:
-            return tuple(
-                dict.fromkeys(name for sense, _ in sense_names(lemma, pos) for name, _count in synset_lemmas(sense))
-            )
+    from perturbations.synonyms import AnySynonyms
+    from perturbations.transformation import Budget
 
     return Recipe(
         name="ceiling",
@@ -110,7 +102,7 @@ def oracle_recipe() -> Any:
         fields=frozenset({"question"}),
         citation="coverage ceiling benchmark",
         description="every single-word WordNet synonym of any sense of one content word",
-        transformation=AnySynonym(),
+        transformation=AnySynonyms(),
         constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
         budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
     )
@@ -284,7 +276,7 @@ def tally(
 
 def _kappa(c: Counter) -> float:
     """Cohen's kappa of the two reviewers' same-meaning labels of every variant, from the 2x2 counts."""
-    from robustqa.review.stats import cohen_kappa
+    from robustqa.review.agreement import cohen_kappa
 
     cells = [(a, b) for a in (True, False) for b in (True, False) for _ in range(c[("agree", a, b)])]
     kappa = cohen_kappa([a for a, _ in cells], [b for _, b in cells])
@@ -362,7 +354,7 @@ def model_scores(items: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     """Variant text -> (cosine similarity to its question by the meaning rule's encoder, log P(variant) -
     log P(question) by the language-model rule's model after the passage sentence): what the opt-in model
     rules see, for every variant of the space rather than only those the 2.0 gates pass."""
-    from perturbations.constraints.models import prefix_for, similarities_for
+    from perturbations.constraints.model_rules import prefix_for, similarities_for
     from perturbations.language_model import DEFAULT_MODEL
     from perturbations.lm_scores import scores_for
     from perturbations.sentence_encoder import DEFAULT_ENCODER

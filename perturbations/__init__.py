@@ -15,6 +15,7 @@ from perturbations.constraints import (
     Soft,
     Stage,
 )
+from perturbations.edit_kinds import EDIT_KINDS, EditKind, edit_kind
 from perturbations.engine import apply_edits
 from perturbations.errors import (
     InvalidEditError,
@@ -35,12 +36,18 @@ from perturbations.registry import (
     register_recipe,
 )
 from perturbations.space import EditPosition, Replacement, SearchSpace
+from perturbations.synonyms import AnySynonyms, VettedSynonyms, WordNetSynonyms
+from perturbations.transformation import Budget, Transformation
 from perturbations.workers import map_in_workers, save_cache
 
 __all__ = [
+    "AnySynonyms",
+    "Budget",
+    "EDIT_KINDS",
     "Candidate",
     "CandidateConstraint",
     "Constraint",
+    "EditKind",
     "EditPosition",
     "InvalidEditError",
     "MissingResourceError",
@@ -58,11 +65,15 @@ __all__ = [
     "Substitution",
     "TextToPerturb",
     "Token",
+    "Transformation",
     "UnknownRecipeError",
     "UnknownRecipeVersionError",
+    "VettedSynonyms",
+    "WordNetSynonyms",
     "apply_edits",
     "check_resources",
     "default_version",
+    "edit_kind",
     "get_recipe",
     "list_recipes",
     "map_in_workers",

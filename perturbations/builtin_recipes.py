@@ -7,7 +7,7 @@ object with a new version, and the old one stays (so a published dataset can be 
 from __future__ import annotations
 
 from perturbations.constraints import Constraint, Soft
-from perturbations.constraints.models import LanguageModelFit, MeaningKept
+from perturbations.constraints.model_rules import LanguageModelFit, MeaningKept
 from perturbations.constraints.replacements import (
     Abbreviation,
     ArticleAgreement,
@@ -56,7 +56,9 @@ from perturbations.constraints.words import (
     UncertainTag,
 )
 from perturbations.recipes import Recipe
-from perturbations.transformation import Budget, VettedSynonyms, WordNetSynonyms
+from perturbations.spelling import SpellingVariants
+from perturbations.synonyms import VettedSynonyms, WordNetSynonyms
+from perturbations.transformation import Budget
 
 
 def constraints_1_1(pos: tuple[str, ...] = ("n", "v", "a", "r")) -> tuple[Constraint, ...]:
@@ -355,6 +357,19 @@ QADS_LM_STRICT_2_1 = Recipe(
     budget=_ONE_EDIT,
 )
 
+SPELLING_1 = Recipe(
+    name="spelling",
+    version="1",
+    fields=frozenset({"question"}),
+    citation="British/American spelling variants (no WordNet): a reader sees the same word, so a drop measures "
+    "surface form alone. The table (perturbations/data/spelling_variants-1.json, tools/spelling_table.py) lists "
+    "only pairs that are one word in every sense, and is named and hashed in the signature.",
+    description="questions: up to 3 words with another national spelling (colour <-> color)",
+    transformation=SpellingVariants(table="spelling-1", direction="both"),
+    constraints=(FrozenSpans(), ProtectedWords(), ProperNouns(), ArticleAgreement(), PossessiveAgreement()),
+    budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=3),
+)
+
 # (recipe, whether it is its name's default version)
 BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_1_1, False),
@@ -373,4 +388,5 @@ BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_LM_2_1, False),
     (QADS_LM_2_2, True),
     (QADS_LM_STRICT_2_1, True),
+    (SPELLING_1, True),
 )

@@ -27,63 +27,19 @@ from perturbations.constraints import (
     Stage,
     first_rejection,
     penalty,
-    plan_for,
 )
 from perturbations.errors import InvalidEditError
-from perturbations.inflect import POSSESSIVES, inflect
-from perturbations.lexicon import lemma_of, sense_names, synset_lemmas, wn_pos
+from perturbations.inflect import POSSESSIVES
 from perturbations.records import Perturbation, Substitution, Token
 from perturbations.space import EditPosition, Replacement, SearchSpace
-from perturbations.store import persistent
 from perturbations.text import is_word, tag
-from perturbations.transformation import Budget, EngineRecipe, Word
+from perturbations.transformation import Budget, EngineRecipe, Transformation, Word
 from perturbations.variants import written_span
-from perturbations.wsd import bag, context_bag
 
 
 def rng_for(seed: int, key: str, variant: int = 0) -> random.Random:
     """A generator private to one (seed, key, variant): no global random state."""
     return random.Random(hashlib.sha256(f"{seed}:{key}:{variant}".encode()).digest())
-
-
-def _synonym(
-    word_low: str,
-    tag_: str,
-    lemma: str,
-    pos: str,
-    synset_name: str,
-    name: str,
-    position: Position | None = None,
-    confidence: float | None = None,
-) -> Candidate:
-    """The candidate `name` for a word: inflected for the word's tag when lemminflect knows the form, else
-    its words as they are (and `inflected` says which)."""
-    form = inflect(name, tag_)
-    written = form if form is not None else name.replace("_", " ")
-    return Candidate(word_low, tag_, lemma, pos, synset_name, name, written, form is not None, position, (), confidence)
-
-
-@persistent("candidate_forms")
-def _candidate_forms(
-    lexical_key: str, synset_name: str, tag_: str, word_low: str, lemma: str
-) -> tuple[tuple[str, str, bool], ...]:
-    """(lemma name, form, inflected) of the synonyms in one synset that the LEMMA and FORM constraints
-    keyed by `lexical_key` accept, ranked by cntlist count then name, one per form; forms lower-case,
-    words separated by spaces."""
-    plan = plan_for(lexical_key)  # keyed by a string, so the table persists without pickling constraints
-    pos = wn_pos(tag_) or ""
-    out: list[tuple[str, str, bool]] = []
-    seen: set[str] = set()
-    for name, _count in synset_lemmas(synset_name):
-        bare = Candidate(word_low, tag_, lemma, pos, synset_name, name, "", False)  # not inflected yet
-        if first_rejection(plan.lemma, bare):
-            continue
-        candidate = _synonym(word_low, tag_, lemma, pos, synset_name, name)
-        if candidate.form in seen or first_rejection(plan.form, candidate):
-            continue
-        seen.add(candidate.form)
-        out.append((name, candidate.form, candidate.inflected))
-    return tuple(out)
 
 
 def _strip_article(phrase: str) -> str:
@@ -98,33 +54,28 @@ def _strip_article(phrase: str) -> str:
 
 
 def _consistency_maps(
-    earlier: Sequence[Perturbation],
+    tf: Transformation, earlier: Sequence[Perturbation]
 ) -> tuple[dict[tuple[str, str], tuple[str, str, float]], set[tuple[str, str]]]:
-    """From earlier perturbations: (lemma, pos) -> (replacement lemma, synset, confidence) of edited
-    words, and the (lemma, pos) of words those texts kept unchanged."""
+    """From earlier perturbations: (lemma, pos) -> (replacement name, sense, confidence) of edited words,
+    and the (lemma, pos) of words those texts kept unchanged, as the transformation reads them."""
     edited: dict[tuple[str, str], tuple[str, str, float]] = {}
     for pert in earlier:
         for sub in pert.substitutions:
-            pos = wn_pos(sub.pos)
-            word = _strip_article(sub.original).lower()
-            lemma = lemma_of(word, pos) if pos else None
-            if pos is None or lemma is None:
+            key = tf.lexeme(_strip_article(sub.original).lower(), sub.pos)
+            if isinstance(key, str):
                 continue
-            new_word = _strip_article(sub.replacement).lower()
-            for name, _ in synset_lemmas(sub.synset):
-                if inflect(name, sub.pos) == new_word:
-                    edited.setdefault((lemma, pos), (name, sub.synset, sub.confidence))
-                    break
+            name = tf.name_in(sub.synset, sub.pos, _strip_article(sub.replacement).lower())
+            if name is not None:
+                edited.setdefault(key, (name, sub.synset, sub.confidence))
     kept: set[tuple[str, str]] = set()
     for pert in earlier:
         spans = [(s.start, s.end) for s in pert.substitutions]
         for tok in tag(pert.original):
-            pos = wn_pos(tok.tag)
-            if pos is None or any(s <= tok.start < e for s, e in spans):
+            if any(s <= tok.start < e for s, e in spans):
                 continue
-            lemma = lemma_of(tok.text.lower(), pos)
-            if lemma is not None and (lemma, pos) not in edited:
-                kept.add((lemma, pos))
+            key = tf.lexeme(tok.text.lower(), tok.tag)
+            if not isinstance(key, str) and key not in edited:
+                kept.add(key)
     return edited, kept
 
 
@@ -146,11 +97,9 @@ def build_space(
     tf, plan = recipe.transformation, recipe.plan
     plan.register()
     skipped: Counter[str] = Counter()
-    context = bag(t.text for t in tokens)  # the question's words are already tokenized
-    if wsd_context and tf.use_context:
-        context = context | context_bag(wsd_context)
+    context = tf.reading(tokens, wsd_context)
     source = wsd_context or ""
-    edited, kept = _consistency_maps(consistent_with) if consistent_with else ({}, set())
+    edited, kept = _consistency_maps(tf, consistent_with) if consistent_with else ({}, set())
     edit_rules = plan.edit_constraints(frozen)
 
     positions: list[EditPosition] = []
@@ -287,20 +236,20 @@ def _position(
 ) -> EditPosition | str:
     """The word at `index` as a position the recipe may edit, or the reason it stays as it is.
 
-    Its position constraints have accepted it; it needs a lemma and a WordNet sense, then the
-    transformation's candidates (or the synonym a consistent earlier text gave it) that the candidate
-    constraints accept."""
+    Its position constraints have accepted it; it needs to be a word the transformation knows (`lexeme`),
+    then the transformation's candidates (or the replacement a consistent earlier text gave it) that the
+    candidate constraints accept."""
     tf, plan = recipe.transformation, recipe.plan
     token = tokens[index]
     low, tag_ = token.text.lower(), token.tag
-    pos = wn_pos(tag_)
-    lemma = lemma_of(low, pos) if pos is not None else None
-    if pos is None or lemma is None:
-        return "no-sense"
-    if (lemma, pos) in edited:
-        name, syn_name, conf = edited[(lemma, pos)]
+    key = tf.lexeme(low, tag_)
+    if isinstance(key, str):
+        return key
+    lemma, pos = key
+    if key in edited:
+        name, syn_name, conf = edited[key]
         where = Position(tokens, index, frozen, source)
-        carried = _synonym(low, tag_, lemma, pos, syn_name, name, where, conf)
+        carried = tf.carry(Word(low, tag_, lemma, pos, context, where), name, syn_name, conf)
         rule = (
             first_rejection(plan.form, carried)
             or first_rejection(plan.sense, _sense_candidate(carried))
@@ -313,16 +262,12 @@ def _position(
         return EditPosition(
             index, token.start, token.end, token.text, tag_, lemma, pos, syn_name, conf, replacements, forced=True
         )
-    if (lemma, pos) in kept:
+    if key in kept:
         return "consistency"
-    word_senses = sense_names(lemma, pos)
-    if not word_senses:
-        return "no-sense"
     placed = bool(plan.sense or plan.context or plan.soft or edit_rules)  # whether any rule looks at the place
     place = Position(tokens, index, frozen, source) if placed else None
-    word = Word(low, tag_, lemma, pos, word_senses, context, place)
-    key = plan.lexical_key
-    proposed = tf.candidates(word, lambda sense: _candidate_forms(key, sense, tag_, low, lemma))
+    word = Word(low, tag_, lemma, pos, context, place)
+    proposed = tf.candidates(word, plan.lexical_key)
     if isinstance(proposed, str):
         return proposed
     return _constrained(plan, token, index, word, proposed, edit_rules)

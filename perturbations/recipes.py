@@ -24,7 +24,7 @@ from perturbations.engine import build_space, perturb_text
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation, TextToPerturb
 from perturbations.space import SearchSpace
-from perturbations.transformation import Budget, WordNetSynonyms
+from perturbations.transformation import Budget, Transformation
 from perturbations.variants import text_of, variant_text
 
 FIELDS = frozenset({"question", "context"})
@@ -87,7 +87,7 @@ class Recipe:
     fields: frozenset[str]
     citation: str
     description: str
-    transformation: WordNetSynonyms
+    transformation: Transformation
     constraints: tuple[Constraint, ...]
     budget: Budget
     plan: ConstraintPlan = field(init=False, repr=False, compare=False)

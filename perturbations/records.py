@@ -6,8 +6,10 @@ callers can map spans across the edit (SQuAD answer offsets) and show what chang
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from perturbations.edit_kinds import edit_kind
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,9 @@ class Substitution:
     `start`/`end` index the original text, `new_start`/`new_end` the perturbed text. `pos` is the Penn
     tag of the original word as tagged in its original sentence; `synset` the WordNet synset name the
     word-sense disambiguation chose (e.g. "situate.v.01"); `confidence` that method's score in [0, 1].
+    `kind` is the edit's kind (`perturbations.edit_kinds`: "synonym", "rare", "spelling", "abbreviation",
+    "morphology"), "" where the record does not say (files of published recipe versions, which keep their bytes):
+    `classified()` fills it, since the kind is a function of the two words.
     """
 
     start: int
@@ -38,9 +43,14 @@ class Substitution:
     pos: str
     synset: str
     confidence: float
+    kind: str = field(default="", compare=False)  # derived from the two words: equal records stay equal
+
+    def classified(self) -> Substitution:
+        """This record with its kind (`perturbations.edit_kinds.edit_kind` when it has none)."""
+        return self if self.kind else replace(self, kind=edit_kind(self.original, self.replacement).value)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        record = {
             "start": self.start,
             "end": self.end,
             "new_start": self.new_start,
@@ -51,6 +61,9 @@ class Substitution:
             "synset": self.synset,
             "confidence": round(self.confidence, 6),
         }
+        if self.kind:
+            record["kind"] = self.kind
+        return record
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Substitution:
@@ -64,6 +77,7 @@ class Substitution:
             pos=str(data["pos"]),
             synset=str(data["synset"]),
             confidence=float(data["confidence"]),
+            kind=str(data.get("kind", "")),
         )
 
 

@@ -1,192 +1,80 @@
-"""The transformation and the budget of a recipe: which synonyms a word may get, and how many words change.
+"""What a recipe's transformation is (`Transformation`), and the budget: which replacements a word may get,
+and how many words change.
 
-A transformation proposes (TextAttack's `Transformation`): `candidates` turns one word into its ranked
-synonym candidates, and the engine hands them to the recipe's constraints. They sit below the engine
-(`perturbations.engine` imports them; they import nothing of recipes or the engine), so a recipe is built
-from parts that know nothing of one another; `EngineRecipe` is what the engine needs of a recipe, so that
-the engine and `perturbations.recipes` never import each other.
+A transformation proposes (TextAttack's `Transformation`): it says what word a token is, and turns one
+word into its ranked candidates; the engine hands them to the recipe's constraints, then spends the
+budget. Everything a family of replacements knows (WordNet and word senses for `perturbations.synonyms`,
+a spelling table for `perturbations.spelling`) stays in the family's module, so a new family is one new
+module and touches no line of the engine. They sit below the engine (`perturbations.engine` imports this
+module; it imports nothing of recipes or the engine), and `EngineRecipe` is what the engine needs of a
+recipe, so that the engine and `perturbations.recipes` never import each other.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from perturbations.components import Component, as_bool, as_count, as_float, as_str
+from perturbations.components import Component, as_count, as_float
 from perturbations.constraints import Candidate, ConstraintPlan, Position
 from perturbations.errors import RecipeParameterError
-from perturbations.inflect import inflect
-from perturbations.lexicon import synset_lemmas
-from perturbations.store import persistent
-from perturbations.vetted import vetted_table
-from perturbations.wsd import METHODS, choose, posterior_names
-
-# Reasons the transformation gives for leaving a word alone (the constraints name their own).
-TRANSFORMATION_REASONS = ("no-sense", "no-candidate", "low-confidence")
-
-# The synonyms of one sense (synset name) that the recipe's LEMMA and FORM constraints accept for the word:
-# (lemma name, form, inflected), ranked by cntlist count. The engine supplies it, so the transformation
-# proposes only writable synonyms without knowing the constraints.
-SenseSynonyms = Callable[[str], tuple[tuple[str, str, bool], ...]]
+from perturbations.records import Token
 
 
 class Word(NamedTuple):
-    """A word the transformation is asked about: `low` lower-cased, its Penn `tag`, its WordNet `lemma`
-    and `pos`, `senses` (synset name, cntlist count) of every WordNet sense of the lemma, `context` the
-    words WSD reads, and `position` where it is (None when no constraint of the recipe looks at the place,
-    so candidates need not carry it)."""
+    """A word the transformation is asked about: `low` lower-cased, its Penn `tag`, the `lemma` and `pos`
+    the transformation's own `lexeme` gave it, `context` what the transformation's `reading` gave for the
+    text, and `position` where it is (None when no constraint of the recipe looks at the place, so
+    candidates need not carry it)."""
 
     low: str
     tag: str
     lemma: str
     pos: str
-    senses: tuple[tuple[str, int], ...]
     context: frozenset[str]
     position: Position | None
 
 
-@persistent("synset_forms")
-def _synset_forms(synset_name: str, tag_: str) -> frozenset[str]:
-    """Every lemma of a synset inflected for one tag."""
-    return frozenset(f for f in (inflect(name, tag_) for name, _ in synset_lemmas(synset_name)) if f)
+class Transformation(Component, ABC):
+    """What proposes the replacements of a recipe. The engine asks it, for each word its position
+    constraints let through:
 
+    - `lexeme`: what word the token is, (lemma, part of speech), the key under which a word is counted once
+      by the budget and kept consistent across texts; or the reason it is no word it can replace;
+    - `candidates`: the word's candidates, best first, that the recipe's LEMMA and FORM rules accept
+      (`lexical_key` names them: `perturbations.constraints.plan_for`); or the reason there are none;
 
-def synonym_mass(form: str, tag_: str, dist: list[tuple[str, float]]) -> float:
-    """Probability that `form` is a synonym of the word in context: the posterior mass of every
-    sense of the word that has `form` among its (inflected) lemmas."""
-    total = 0.0
-    for name, p in dist:
-        if form in _synset_forms(name, tag_):
-            total += p
-    return min(1.0, total)
-
-
-@dataclass(frozen=True)
-class WordNetSynonyms(Component):
-    """Transformation: a word's synonyms from the one WordNet synset its WSD picks.
-
-    Candidates are the synset's other lemmas ranked by cntlist count (ties by name), multiword lemmas
-    rendered with spaces, re-inflected to the original Penn tag with case kept. A candidate's confidence
-    is the WSD probability mass of every sense of the word that has it among its lemmas; candidates below
-    `threshold` are dropped. `use_context` adds the caller's `wsd_context` (a question's paragraph) to the
-    words WSD looks at.
+    and, to keep a word as an earlier text (`consistent_with`) edited it, `name_in` and `carry`. `reading`
+    is what of the text (and of the caller's `wsd_context`) it reads when it proposes; `REASONS` every
+    reason it can give. `Candidate.synset` is the sense a candidate comes from in the family's own terms
+    (a WordNet synset name, a spelling table's name), and it is what edit records carry.
     """
 
-    wsd: str = "enhanced-lesk"
-    threshold: float = 0.8
-    use_context: bool = True
-    PARAMETERS: ClassVar[dict[str, Callable[[Any], Any]]] = {
-        "wsd": as_str,
-        "threshold": as_float,
-        "use_context": as_bool,
-    }
-    REASONS: ClassVar[tuple[str, ...]] = TRANSFORMATION_REASONS
+    REASONS: ClassVar[tuple[str, ...]] = ()
 
-    def validate(self) -> None:
-        if self.wsd not in METHODS:
-            raise RecipeParameterError(f"wsd must be one of {', '.join(METHODS)}, not '{self.wsd}'")
-        if not 0.0 <= self.threshold <= 1.0:
-            raise RecipeParameterError(f"threshold must be in [0, 1], not {self.threshold}")
+    def reading(self, tokens: tuple[Token, ...], wsd_context: str | None) -> frozenset[str]:
+        """What the transformation reads of the text (and the caller's context) around each word: nothing
+        by default."""
+        return frozenset()
 
-    def candidates(self, word: Word, synonyms: SenseSynonyms) -> list[Candidate] | str:
-        """The word's candidates, best first, each with its confidence and the WSD distribution; or the
-        reason there are none ("no-candidate", "low-confidence").
+    @abstractmethod
+    def lexeme(self, low: str, tag: str) -> tuple[str, str] | str:
+        """(lemma, part of speech) of a lower-cased word with its Penn tag, or the reason it stays."""
 
-        WSD runs only when some sense of the word has a synonym the constraints accept: most words have none."""
-        if not any(synonyms(name) for name, _ in word.senses):
-            return "no-candidate"
-        dist = posterior_names(self.wsd, word.lemma, word.pos, word.context)
-        chosen = choose(self.wsd, dist)[0]
-        forms = synonyms(chosen)
-        if not forms:
-            return "no-candidate"
-        senses = tuple(dist)
-        sure = [
-            Candidate(
-                word.low, word.tag, word.lemma, word.pos, chosen, name, form, inflected, word.position, senses, conf
-            )
-            for name, form, inflected in forms
-            if (conf := synonym_mass(form, word.tag, dist)) >= self.threshold
-        ]
-        return sure or "low-confidence"
+    @abstractmethod
+    def candidates(self, word: Word, lexical_key: str) -> list[Candidate] | str:
+        """The word's candidates, best first, each with its confidence; or the reason there are none."""
 
-    def describe(self) -> str:
-        return (
-            f"WordNetSynonyms(wsd={self.wsd}, threshold={self.threshold}, use_context={self.use_context}, "
-            "ranking=cntlist, inflection=lemminflect)"
-        )
+    @abstractmethod
+    def name_in(self, sense: str, tag: str, written: str) -> str | None:
+        """The candidate name of `sense` that is written `written` (lower-case) for a word tagged `tag`, or
+        None: how an earlier text's edit record is read back into a replacement."""
 
-
-@dataclass(frozen=True)
-class VettedSynonyms(WordNetSynonyms):
-    """Transformation: a word's synonyms from any of its WordNet senses, but only those a vetted table
-    (`perturbations.vetted`) lists for the word.
-
-    Why every sense: a vetted pair keeps the meaning whichever common sense the word has, so the pair must
-    not wait for WSD to pick the one synset that holds it. WSD still orders the candidates (a candidate's
-    confidence is, as for `WordNetSynonyms`, the WSD mass of the word's senses that have it), names the
-    sense the gates check, and drops candidates below `threshold`. A word the table does not list is left
-    alone ("not-vetted").
-    """
-
-    threshold: float = 0.0
-    table: str = "vetted-1"
-    PARAMETERS: ClassVar[dict[str, Callable[[Any], Any]]] = {**WordNetSynonyms.PARAMETERS, "table": as_str}
-    REASONS: ClassVar[tuple[str, ...]] = (*TRANSFORMATION_REASONS, "not-vetted")
-
-    def validate(self) -> None:
-        super().validate()
-        vetted_table(self.table)
-
-    def candidates(self, word: Word, synonyms: SenseSynonyms) -> list[Candidate] | str:
-        """The table's synonyms of the word found in any of its senses, each from the most probable sense
-        that has it, most confident first (ties in the table's order); or why there are none
-        ("not-vetted", "no-candidate", "low-confidence")."""
-        vetted = vetted_table(self.table).allowed(word.lemma, word.pos)
-        if not vetted:
-            return "not-vetted"
-        dist = posterior_names(self.wsd, word.lemma, word.pos, word.context)
-        probability = dict(dist)
-        order = {name: k for k, name in enumerate(vetted)}
-        found: dict[str, tuple[float, str, str, bool]] = {}  # form -> (sense probability, sense, name, inflected)
-        for sense, _count in word.senses:
-            for name, form, inflected in synonyms(sense):
-                if name.lower() in order and (form not in found or probability.get(sense, 0.0) > found[form][0]):
-                    found[form] = (probability.get(sense, 0.0), sense, name, inflected)
-        if not found:
-            return "no-candidate"
-        senses = tuple(dist)
-        ranked = sorted(
-            (
-                Candidate(
-                    word.low,
-                    word.tag,
-                    word.lemma,
-                    word.pos,
-                    sense,
-                    name,
-                    form,
-                    inflected,
-                    word.position,
-                    senses,
-                    synonym_mass(form, word.tag, dist),
-                )
-                for form, (_p, sense, name, inflected) in found.items()
-            ),
-            key=lambda c: (-(c.confidence or 0.0), order[c.name.lower()]),
-        )
-        return [c for c in ranked if (c.confidence or 0.0) >= self.threshold] or "low-confidence"
-
-    def parameters(self) -> dict[str, object]:
-        return super().parameters() | {"table_sha256": vetted_table(self.table).sha256[:12]}
-
-    def describe(self) -> str:
-        return (
-            f"VettedSynonyms(table={vetted_table(self.table).describe()}, senses=all, wsd={self.wsd}, "
-            f"threshold={self.threshold}, use_context={self.use_context}, ranking=WSD synonym mass, "
-            "inflection=lemminflect)"
-        )
+    @abstractmethod
+    def carry(self, word: Word, name: str, sense: str, confidence: float) -> Candidate:
+        """The candidate `name` of `sense` for `word`, as an earlier text gave it (its confidence kept)."""
 
 
 @dataclass(frozen=True)
@@ -229,7 +117,7 @@ class EngineRecipe(Protocol):
     def ident(self) -> str: ...
 
     @property
-    def transformation(self) -> WordNetSynonyms: ...
+    def transformation(self) -> Transformation: ...
 
     @property
     def plan(self) -> ConstraintPlan: ...

@@ -8,6 +8,8 @@ in `setting`, and the command line restates that remedy with its own flag.
 
 from __future__ import annotations
 
+import json
+
 
 class RobustQAError(Exception):
     """Base class of every error robustqa raises on purpose."""
@@ -70,3 +72,18 @@ class OutputError(RobustQAError):
     """An output location that cannot be written."""
 
     exit_code = 5
+
+
+def invalid_json(error: json.JSONDecodeError, *, path: str, hint: str, where: str | None = None) -> InputError:
+    """The one-line error for a file that is not valid JSON. A file that ends inside its JSON (an interrupted
+    download or copy) says so, instead of the decoder's message (e.g. "Unterminated string starting at")."""
+    place = f"at line {error.lineno}, column {error.colno}"
+    at_end = error.pos >= len(error.doc.rstrip()) - 1 and not error.msg.startswith("Extra data")
+    if error.msg.startswith("Unterminated string") or at_end:
+        return InputError(
+            f"not valid JSON: the file ends in the middle of it ({error.msg.removesuffix(' at').lower()} {place})",
+            path=path,
+            where=where,
+            hint="it looks truncated (an interrupted download or copy): get or write it again",
+        )
+    return InputError(f"not valid JSON ({error.msg.removesuffix(' at')} {place})", path=path, where=where, hint=hint)

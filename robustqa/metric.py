@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from robustqa.errors import InputError
+from robustqa.errors import InputError, invalid_json
 
 DEFAULT_NA_PROB_THRESHOLD = 1.0
 
@@ -212,8 +212,10 @@ def _read_json(path: str | Path, what: str) -> Any:
         raise InputError(f"{what} not found", path=str(path), hint="check the path") from None
     except OSError as error:
         raise InputError(f"cannot read {what} ({error.strerror})", path=str(path)) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"{what} is not valid JSON ({error})", path=str(path)) from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{what} is not UTF-8 text ({error.reason})", path=str(path)) from None
+    except json.JSONDecodeError as error:
+        raise invalid_json(error, path=str(path), hint=f"give the {what} as JSON") from None
 
 
 def _mapping(raw: Any, path: str | Path, what: str, value_type: type | tuple[type, ...]) -> dict[str, Any]:

@@ -1,8 +1,11 @@
 """The evaluation sets that ship with robustqa, so that `robustqa eval MODEL` needs no data option.
 
 A packaged set is a clean SQuAD 2.0 file and a perturbed file made from it, both inside the package, with a
-dataset card saying how it was made. The default is the reviewed benchmark `certified@1` (tools/certify.py
-builds it; its card is `robustqa/data/certified/CARD.md`).
+dataset card saying how it was made. The default is the reviewed benchmark `certified@2`: the variants of
+`certified@1` (tools/certify.py builds it; its card is `robustqa/data/certified/CARD.md`), each edit with its
+kind (tools/certify_kinds.py; `CARD-v2.md`). Its runs count synonyms, common and rare, by default; spelling
+variants, abbreviations and other forms of a word are selected with `kinds`. `certified@1` stays loadable, as
+it was published.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ class PackagedSet:
     clean: str
     perturbed: str
     description: str
+    card: str = "CARD.md"
+    # the edit kinds a run counts when none are chosen (robustqa.evaluation.data); None: every variant
+    default_kinds: tuple[str, ...] | None = None
 
     @property
     def ident(self) -> str:
@@ -52,7 +58,7 @@ class PackagedSet:
 
     @property
     def card_path(self) -> Path:
-        return self._path("CARD.md")
+        return self._path(self.card)
 
 
 CERTIFIED = PackagedSet(
@@ -67,8 +73,22 @@ CERTIFIED = PackagedSet(
     ),
 )
 
-PACKAGED_SETS: dict[str, PackagedSet] = {CERTIFIED.ident: CERTIFIED}
-DEFAULT_SET = CERTIFIED.ident
+CERTIFIED_2 = PackagedSet(
+    name="certified",
+    version=2,
+    folder="certified",
+    clean="squad2-dev-half.json",
+    perturbed="certified-v2.json",
+    description=(
+        "certified@1's variants, unchanged, each edit with its kind (synonym, rare, spelling, abbreviation, "
+        "morphology); a run counts synonyms and rare synonyms unless told otherwise"
+    ),
+    card="CARD-v2.md",
+    default_kinds=("synonym", "rare"),
+)
+
+PACKAGED_SETS: dict[str, PackagedSet] = {CERTIFIED.ident: CERTIFIED, CERTIFIED_2.ident: CERTIFIED_2}
+DEFAULT_SET = CERTIFIED_2.ident
 
 
 def get_set(name: str = DEFAULT_SET) -> PackagedSet:

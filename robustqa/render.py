@@ -83,17 +83,32 @@ def _numeric(raw: Any, text: str) -> bool:
     return bool(_NUMBER.match(text.strip())) or text.strip() == "–"
 
 
+def distinct_columns(
+    rows: Sequence[Mapping[str, Any]], columns: Sequence[str], repeats: Mapping[str, str]
+) -> list[str]:
+    """`columns` without each column of `repeats` (column -> the column it may repeat) whose cells equal the
+    other's in every row: a table never shows one figure twice under two names."""
+    return [
+        column
+        for column in columns
+        if not (
+            rows and column in repeats and all(cell(row.get(column)) == cell(row.get(repeats[column])) for row in rows)
+        )
+    ]
+
+
 def fitting_columns(
-    rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width: int
+    rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width: int, *, keep: int = 2
 ) -> tuple[list[str], list[str]]:
     """The columns (in order) whose whole words fit in `width` terminal columns, dropping from the end (the
-    first two always stay); and those left out. A column is as wide as its longest header line or cell."""
+    first `keep` always stay, folding where they must); and those left out. A column is as wide as its longest
+    header line or cell."""
 
     def needed(column: str) -> int:
         return max([len(line) for line in column.split("\n")] + [len(cell(row.get(column))) for row in rows]) + 3
 
     kept = list(columns)
-    while len(kept) > 2 and sum(needed(c) for c in kept) + 1 > width:
+    while len(kept) > keep and sum(needed(c) for c in kept) + 1 > width:
         kept.pop()
     return kept, [c for c in columns if c not in kept]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from perturbations.records import Substitution
-from robustqa.errors import InputError
+from robustqa.errors import InputError, invalid_json
 from robustqa.hub import hub_known_unreachable
 from robustqa.outputs import write_text_atomic
 
@@ -65,6 +65,10 @@ class Paragraph:
     def original_context(self) -> str:
         return str(self.extra.get("original_context", self.context))
 
+    @property
+    def context_substitutions(self) -> tuple[Substitution, ...]:
+        return tuple(Substitution.from_dict(s) for s in self.extra.get("context_substitutions", ()))
+
 
 @dataclass(frozen=True)
 class Article:
@@ -87,6 +91,12 @@ class QAExample:
     original_question: str
     original_context: str
     substitutions: tuple[Substitution, ...] = ()
+    context_substitutions: tuple[Substitution, ...] = ()
+
+    @property
+    def edits(self) -> tuple[Substitution, ...]:
+        """Every edit that made this question from its clean one: in the question, then in the context."""
+        return self.substitutions + self.context_substitutions
 
     @property
     def gold_texts(self) -> tuple[str, ...]:
@@ -118,6 +128,7 @@ class SquadDataset:
                         original_question=q.original_question,
                         original_context=paragraph.original_context,
                         substitutions=q.substitutions,
+                        context_substitutions=paragraph.context_substitutions,
                     )
 
     def __len__(self) -> int:
@@ -165,9 +176,7 @@ def read_json_input(path: str | Path, *, hint: str) -> tuple[Any, bytes]:
     try:
         return json.loads(text), data
     except json.JSONDecodeError as error:
-        raise InputError(
-            f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})", path=str(path), hint=hint
-        ) from None
+        raise invalid_json(error, path=str(path), hint=hint) from None
 
 
 def _answers(raw: Any, *, path: str, where: str, key: str) -> tuple[Answer, ...]:

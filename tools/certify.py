@@ -217,15 +217,9 @@ def wide_recipe() -> Any:
     the gate (the space of benchmarks/coverage_ceiling.py)."""
     from perturbations.builtin_recipes import constraints_1_1
     from perturbations.constraints.replacements import Rarity, SingleWord
-    from perturbations.lexicon import sense_names, synset_lemmas
     from perturbations.recipes import Recipe
-    from perturbations.transformation import Budget, VettedSynonyms
-
-    class AnySynonym(VettedSynonyms):
-        def allowed(self, lemma: str, pos: str) -> tuple[str, ...]:
-            return tuple(
-                dict.fromkeys(name for sense, _ in sense_names(lemma, pos) for name, _count in synset_lemmas(sense))
-            )
+    from perturbations.synonyms import AnySynonyms
+    from perturbations.transformation import Budget
 
     return Recipe(
         name="certify-wide",
@@ -233,7 +227,7 @@ def wide_recipe() -> Any:
         fields=frozenset({"question"}),
         citation="tools/certify.py round 2",
         description="every single-word WordNet synonym of any sense of one content word",
-        transformation=AnySynonym(),
+        transformation=AnySynonyms(),
         constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5)),
         budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
     )
@@ -378,7 +372,7 @@ def _verdicts(sheet: Path, judged: Path) -> dict[int, dict[str, tuple[bool, int]
 
 def calibration_agreement(reviewer: str) -> dict[str, Any] | None:
     """A reviewer's agreement with shared/validity/judged-pairs-v1 on the 240 calibration items."""
-    from robustqa.review.stats import cohen_kappa
+    from robustqa.review.agreement import cohen_kappa
 
     path = JUDGMENTS / f"{reviewer}-calibration.jsonl"
     if not path.exists():
@@ -403,7 +397,7 @@ def calibration_agreement(reviewer: str) -> dict[str, Any] | None:
 def certified_verdicts(rounds: tuple[int, ...] = (1, 2)) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """variant id -> both reviewers' judgments (and, for round 2, the variant itself), for every variant of
     every finished sheet; and the counts behind the card (agreement between the two reviewers of a sheet)."""
-    from robustqa.review.stats import cohen_kappa
+    from robustqa.review.agreement import cohen_kappa
 
     verdicts: dict[str, dict[str, Any]] = {}
     first_all, second_all = [], []

@@ -101,7 +101,8 @@ class Position(NamedTuple):
 class Stage(Enum):
     """When the engine asks a candidate constraint, and so what of the `Candidate` it may read.
 
-    - LEMMA: the synonym as a WordNet lemma (`name`) against the word (`word`, `tag`, `lemma`, `pos`,
+    - LEMMA: the replacement as the transformation names it before writing it (`name`: a WordNet lemma for
+      the synonym transformations) against the word (`word`, `tag`, `lemma`, `pos`,
       `synset`); `form` is still empty (a synonym rejected here is never inflected). Verdicts are memoised
       across texts (and persisted), so they must depend on nothing else.
       A synonym that a consistent earlier text already chose is not judged again at this stage.
@@ -127,13 +128,15 @@ class Stage(Enum):
 class Candidate(NamedTuple):
     """One proposed replacement for one word: what a candidate constraint may look at (see `Stage`).
 
-    `word` is the original word lower-cased, `tag` its Penn tag, `lemma`/`pos` its WordNet lemma and part of
-    speech, `synset` the sense the synonym comes from, `name` the synonym's WordNet lemma name
-    ("soldier_of_fortune"), `form` what would be written (lower-case, words joined by spaces; inflected for
-    `tag` when `inflected`, else the lemma's words as they are). From the SENSE stage on, `position` is
-    where the word is, `senses` the word-sense distribution over every sense of the word (synset name,
-    probability; in WordNet order; empty for a synonym carried over from a consistent earlier text) and
-    `confidence` the probability that `form` is a synonym here. A NamedTuple for the reason `Position` is.
+    `word` is the original word lower-cased, `tag` its Penn tag, `lemma`/`pos` its lemma and part of speech
+    as the transformation reads them (WordNet's for the synonym transformations), `synset` the sense the
+    replacement comes from in the transformation's terms (a WordNet synset name; a table's name), `name` the
+    replacement's name there (a WordNet lemma name, "soldier_of_fortune"), `form` what would be written
+    (lower-case, words joined by spaces; inflected for `tag` when `inflected`, else the name's words as they
+    are). From the SENSE stage on, `position` is where the word is, `senses` the word-sense distribution over
+    every sense of the word (synset name, probability; in WordNet order; empty for a synonym carried over
+    from a consistent earlier text, and for a transformation without senses) and `confidence` the
+    probability that `form` is a synonym here. A NamedTuple for the reason `Position` is.
     """
 
     word: str

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import perturbations
+from robustqa.attack.attack_space import Space, attack_slots
 from robustqa.attack.oracle import DEFAULT_CHUNK, Oracle
 from robustqa.attack.query_cache import QueryCache, query_cache_key
 from robustqa.attack.scorer import ModelScorer, Query, Scored, Scorer
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET, FLIP_MARGIN, Search, SearchOutcome, Variant, search
-from robustqa.attack.space import Space, attack_slots
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED, recipe_record
 from robustqa.errors import InputError, OutputError
 from robustqa.evaluation import distributed
@@ -46,7 +46,7 @@ class AttackConfig:
     budget: int = DEFAULT_BUDGET
     max_edits: int | None = None  # None: the recipe's own budget for each question
     beam: int = DEFAULT_BEAM
-    include_penalised: bool = False  # also search edits a soft rule of the recipe penalises (robustqa.attack.space)
+    include_penalised: bool = False  # also search edits a soft rule of the recipe penalises (attack_space)
     limit: int | None = None
     seed: int = DEFAULT_SEED
     trust_remote_code: bool = False

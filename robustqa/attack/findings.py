@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from robustqa.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.errors import InputError
 from robustqa.render import html_table
-from robustqa.reporting.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.stats import wilson_interval
 
 ATTACK_ENV = "ROBUSTQA_ATTACK"

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from perturbations.records import Perturbation, Substitution
+from robustqa.attack.attack_space import Choice, Slot, Space
 from robustqa.attack.search import Search, Variant, search_listed
-from robustqa.attack.space import Choice, Slot, Space
 from robustqa.errors import InputError
 from robustqa.evaluation.data import EvalData
 from robustqa.squad import QAExample

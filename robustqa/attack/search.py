@@ -22,8 +22,8 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
 from perturbations.records import Perturbation
+from robustqa.attack.attack_space import Choice, Space, apply_choices
 from robustqa.attack.scorer import Scored
-from robustqa.attack.space import Choice, Space, apply_choices
 
 FLIP_MARGIN = 0.1  # logits; see the module docstring
 DEFAULT_BUDGET = 50

@@ -47,6 +47,8 @@ FLAG_HINTS: dict[str, str] = {
     "repair": "fix its answer_start, or pass --repair-answers to move it to the nearest occurrence of its text",
     "input": "pass --input FILE (the official dev-v2.0.json)",
     "dataset": "put it back, or name where it is now with --dataset",
+    "articles": "select articles that the perturbed file has variants of (--articles, --exclude-articles)",
+    "kinds": "give --kinds a comma-separated list of synonym, rare, spelling, abbreviation, morphology, or all",
     "rules": "score with the SQuAD 2.0 rules (--rules v2.0), or give files without unanswerable questions",
 }
 

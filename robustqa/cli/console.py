@@ -16,11 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from robustqa.provenance import TRAINING_RECORD
+
 if TYPE_CHECKING:
     from rich.console import Console
 
     from robustqa.build import BuildSummary
     from robustqa.evaluation.run import EvalResult
+    from robustqa.provenance import Overlap
+    from robustqa.review.decisions import DecisionsFile
+    from robustqa.review.validate import ValidationCounts
     from robustqa.runs.load import Run
 
 
@@ -48,16 +53,46 @@ def prose_width() -> int:
 
 
 def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
-    """The table of every model of every run for the terminal, then each run's signature: compact (short
-    names, the headline columns that fit this terminal) unless `wide` (every column of report.md)."""
-    from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
-    from robustqa.render import fitting_columns, rich_table
-    from robustqa.reporting.tables import COMPACT_COLUMNS, REPORT_COLUMNS, compact_cells, report_cells, signatures
+    """What `eval` and `report` print: the three answers of every model (columns that fit this terminal, the
+    answers always), how each two models compare, then each run's signature. The official all-question table
+    follows with `wide` (every column of report.md), or alone where no run compares a perturbed set."""
+    from robustqa.render import distinct_columns, fitting_columns, rich_table
+    from robustqa.reporting.headline import HEADLINE_TITLE, TERMINAL_COLUMNS, comparisons, headline_rows
+    from robustqa.reporting.tables import (
+        COMPACT_COLUMNS,
+        REPEATED_COLUMNS,
+        REPORT_COLUMNS,
+        compact_cells,
+        report_cells,
+        signatures,
+    )
+    from robustqa.reporting.transfer import TRANSFER_NOTE, transfer_table
 
     out = console()
+    headline = headline_rows(runs)
+    if headline:
+        rows = [row.terminal_cells() for row in headline]
+        columns, left_out = (
+            (list(TERMINAL_COLUMNS), []) if wide else fitting_columns(rows, TERMINAL_COLUMNS, out.width, keep=4)
+        )
+        out.print(rich_table(rows, columns, HEADLINE_TITLE))
+        for row in headline:
+            if row.estimands and row.estimands.get("reading"):
+                out.print(f"{row.label}: {row.estimands['reading']}", markup=False, highlight=False)
+        for result in comparisons(runs):
+            out.print(result["verdict"], markup=False, highlight=False)
+        if not wide:
+            more = ", ".join(c.replace("\n", " ") for c in left_out)
+            out.print(
+                f"{more + ', the' if more else 'The'} official all-question EM/F1 and more in report.md, "
+                "or with --wide",
+                markup=False,
+                highlight=False,
+            )
     if wide:
-        out.print(rich_table(report_cells(runs), REPORT_COLUMNS, table_title(runs)))
-    else:
+        cells = report_cells(runs)
+        out.print(rich_table(cells, distinct_columns(cells, REPORT_COLUMNS, REPEATED_COLUMNS), table_title(runs)))
+    elif not headline:
         rows = compact_cells(runs)
         columns, left_out = fitting_columns(rows, COMPACT_COLUMNS, out.width)
         out.print(rich_table(rows, columns, table_title(runs)))
@@ -148,3 +183,29 @@ def print_eval_result(result: EvalResult, *, wide: bool = False) -> None:
         click.echo(f"{outcome.slug}: " + "; ".join(parts), err=True)
         click.echo(f"{outcome.slug}: cost: {cost_summary(costs.get(outcome.slug))}", err=True)
     click.echo(f"wrote {result.output_dir}/report.json", err=True)
+    for name, overlap in result.training_overlaps.items():
+        click.echo(training_overlap_warning(name, overlap), err=True)
+
+
+def review_lines(files: Sequence[DecisionsFile], counts: ValidationCounts) -> list[str]:
+    """What `filter` and `build-dataset --validated` print after applying review decisions (`files`, the
+    decisions files read)."""
+    return [
+        f"  reviewed           {', '.join(f'{f.label} ({f.reviewer})' for f in files)}",
+        f"  accepted           {counts.accepted:,} (kept perturbed)",
+        f"  rejected           {counts.rejected:,} (reverted to the original question)",
+        f"  unreviewed         {counts.unreviewed:,} (reverted to the original question)",
+    ]
+
+
+def training_overlap_warning(name: str, overlap: Overlap) -> str:
+    """One line: which evaluated articles the model's folder says it was trained on, and how to leave them out."""
+    titles = overlap.titles
+    shown = ", ".join(titles[:6]) + (f", and {len(titles) - 6} more" if len(titles) > 6 else "")
+    how = f"--exclude-articles {','.join(titles)}" if len(",".join(titles)) <= 60 else "--exclude-articles @FILE"
+    by_title = f"; {len(overlap.same_title)} by title only (another text)" if overlap.same_title else ""
+    return (
+        f"warning: {name} was trained on {len(titles)} of the evaluated articles ({shown}{by_title}; its "
+        f"{TRAINING_RECORD}): scores there measure memory as well as understanding; evaluate held-out articles "
+        f"with {how}"
+    )

@@ -47,10 +47,10 @@ def _margin_change(result: QuestionResult) -> float:
 def _attack_step(model: str, clean: Path, folder: Path) -> None:
     """Search the recipe's space of every question the model gets right (a small budget) and say what it
     found: the flips, else the edit that moved the model's margin most, and what 30 questions cannot show."""
+    from robustqa.attack.attack_folder import write_attack
     from robustqa.attack.driver import SUCCEEDED, AttackConfig, run_attack
-    from robustqa.attack.write import write_attack
+    from robustqa.edits import highlight_text
     from robustqa.evaluation.inference import InferenceSettings
-    from robustqa.reporting.edits import highlight_text
 
     click.secho(
         f"[4/4] attacking {model}: up to {DEMO_BUDGET} variants of each question it gets right, from the {DEMO_RECIPE} "
@@ -127,11 +127,11 @@ def demo(model: str, output_dir: Path) -> None:
     import perturbations
     from robustqa.build import build_dataset
     from robustqa.cli.console import build_summary, print_eval_result
+    from robustqa.edits import highlight_text
     from robustqa.evaluation.inference import InferenceSettings
     from robustqa.evaluation.models import check_available, resolve_model
     from robustqa.evaluation.run import EvalConfig, run_evaluation
     from robustqa.reporting import analysis
-    from robustqa.reporting.edits import highlight_text
     from robustqa.runs.load import load_run
     from robustqa.squad import load_squad, write_squad
 

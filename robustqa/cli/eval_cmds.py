@@ -7,12 +7,16 @@ the table and the signature (stdout) and a short summary (stderr), and leaves ex
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from robustqa.cli.console import console, print_eval_result
-from robustqa.cli.options import inference_options
+from robustqa.cli.options import inference_options, kinds_option, titles_option
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+if TYPE_CHECKING:
+    from robustqa.evaluation.inference import InferenceSettings
 
 
 @click.command("eval")
@@ -23,7 +27,14 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
     type=click.Path(path_type=Path, dir_okay=False),
     default=None,
     help="Official SQuAD 2.0 or v1.1 JSON file (e.g. dev-v2.0.json), or an imported set's clean.json. "
-    "Without --clean and --perturbed: the packaged reviewed benchmark (certified@1).",
+    "Without --clean and --perturbed: a packaged reviewed benchmark (--set).",
+)
+@click.option(
+    "--set",
+    "set_name",
+    default=None,
+    help="The packaged set to evaluate when no --clean is given: certified@2 (default; its variants carry edit "
+    "kinds) or certified@1 (the same variants, as first published).",
 )
 @click.option(
     "--perturbed",
@@ -54,7 +65,6 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 @click.option(
     "--seed", default=DEFAULT_SEED, show_default=True, type=int, help="Seed of the bootstrap (in the signature)."
 )
-@click.option("--int8", is_flag=True, help="Dynamic int8 quantization of the linear layers (CPU only; opt-in).")
 @click.option(
     "--limit",
     type=click.IntRange(min=1),
@@ -80,59 +90,70 @@ from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
         "questions people accepted."
     ),
 )
+@click.option(
+    "--kinds",
+    default=None,
+    help="Count only variants whose edits are all of these kinds: comma-separated from synonym, rare, spelling, "
+    "abbreviation, morphology, or 'all'. Default: synonym,rare on certified@2, else all.",
+)
+@click.option(
+    "--articles",
+    multiple=True,
+    metavar="TITLES",
+    help="Evaluate only these articles: titles, comma-separated, or @FILE with one per line (repeatable).",
+)
+@click.option(
+    "--exclude-articles",
+    multiple=True,
+    metavar="TITLES",
+    help="Leave these articles out (e.g. those a model was trained on): titles, comma-separated, or @FILE.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--wide", is_flag=True, help="Print every column of report.md (the default table fits the terminal).")
 def eval_command(
     models: tuple[str, ...],
     clean_file: Path | None,
+    set_name: str | None,
     perturbed_file: Path | None,
     output_dir: Path | None,
     overwrite: bool,
-    batch_size: int,
-    device: str,
-    precision: str,
-    max_seq_length: int,
-    doc_stride: int,
-    null_threshold: float,
+    settings: InferenceSettings,
     bootstrap: int,
     seed: int,
-    int8: bool,
     trust_remote_code: bool,
     limit: int | None,
     rules: str,
     decisions: tuple[Path, ...],
+    kinds: str | None,
+    articles: tuple[str, ...],
+    exclude_articles: tuple[str, ...],
     quiet: bool,
     wide: bool,
 ) -> None:
     """Evaluate MODELS (aliases, hub ids or folders) on clean and perturbed SQuAD (2.0 or v1.1): EM/F1 and the drop."""
     from robustqa.evaluation import distributed
-    from robustqa.evaluation.inference import InferenceSettings
     from robustqa.evaluation.run import EvalConfig, default_run_folder, run_evaluation
     from robustqa.packaged import get_set
 
+    selected_kinds = kinds_option(kinds)
     if clean_file is None:
         if perturbed_file is not None:
             raise click.UsageError(
                 "--perturbed needs --clean (the file its questions were made from); give both, or neither for the "
                 "packaged benchmark"
             )
-        packaged = get_set()
+        packaged = get_set(set_name) if set_name else get_set()
         clean_file, perturbed_file = packaged.clean_path, packaged.perturbed_path
-        set_name = packaged.slug
+        folder_name = packaged.slug
+        if kinds is None:
+            selected_kinds = packaged.default_kinds
+    elif set_name:
+        raise click.UsageError("--set names a packaged set; give it without --clean and --perturbed")
     else:
-        set_name = (perturbed_file or clean_file).stem
+        folder_name = (perturbed_file or clean_file).stem
     if output_dir is None:
-        output_dir = default_run_folder(models, set_name)
+        output_dir = default_run_folder(models, folder_name)
 
-    settings = InferenceSettings(
-        max_seq_length=max_seq_length,
-        doc_stride=doc_stride,
-        batch_size=batch_size,
-        device=device,
-        precision=precision,
-        null_threshold=null_threshold,
-        int8=int8,
-    )
     config = EvalConfig(
         clean_file=clean_file,
         perturbed_file=perturbed_file,
@@ -146,6 +167,9 @@ def eval_command(
         rules=rules.removeprefix("v"),
         decisions=decisions,
         overwrite=overwrite,
+        kinds=selected_kinds,
+        articles=titles_option(articles),
+        exclude_articles=titles_option(exclude_articles),
     )
     try:
         result = run_evaluation(models, config)

@@ -16,9 +16,9 @@ from robustqa.reporting.report import FORMATS
     "--format",
     "fmt",
     type=click.Choice(list(FORMATS)),
-    default="md",
-    show_default=True,
-    help="Form of the comparison document.",
+    default=None,
+    help="Form of the comparison document (md, json or html) on stdout or in --output (md by default there); "
+    "without it and without --output, a table that fits the terminal.",
 )
 @click.option(
     "--output",
@@ -35,17 +35,22 @@ from robustqa.reporting.report import FORMATS
     default=None,
     help="Also write a PNG of F1 under each shift against ms/question (the speed each run measured).",
 )
-@click.option("--wide", is_flag=True, help="With --output, print every column (the default table fits the terminal).")
-def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart: Path | None, wide: bool) -> None:
+@click.option(
+    "--wide", is_flag=True, help="Print every column and the official table (the default table fits the terminal)."
+)
+def report(
+    run_dirs: tuple[Path, ...], fmt: str | None, output: Path | None, cost_chart: Path | None, wide: bool
+) -> None:
     """Compare finished `robustqa eval` runs side by side, without running any model.
 
     Give one or more run folders: several recipes, models or shifts (qads, AddSent, SQuAD-Shifts, a clean
-    SQuAD run of the same model as the reference of clean-only sets). The comparison table goes to stdout in
-    the chosen format; with --output it is written to a file, the chart beside it, and the table printed.
+    SQuAD run of the same model as the reference of clean-only sets). The terminal gets a table of the three
+    answers that fits its width (--format md|json|html prints that document instead); with --output the
+    document is written to a file, the chart beside it, and the table printed.
     """
     from robustqa.cli.console import print_comparison
     from robustqa.outputs import write_bytes_atomic, write_text_atomic
-    from robustqa.reporting.charts import cost_figure, headline_figure, png_bytes
+    from robustqa.reporting.charts import cost_figure, first_figure, png_bytes
     from robustqa.reporting.report import render
     from robustqa.reporting.tables import model_rows
     from robustqa.runs.load import load_run
@@ -69,12 +74,16 @@ def report(run_dirs: tuple[Path, ...], fmt: str, output: Path | None, cost_chart
     if cost_chart is not None:
         write_bytes_atomic(cost_chart, png_bytes(cost_figure(rows)))
     if output is None:
-        chart = png_bytes(headline_figure(rows)) if fmt == "html" else None
-        click.echo(render(fmt, runs, chart), nl=False)
+        if fmt is None:
+            print_comparison(runs, wide=wide)
+        else:
+            chart = png_bytes(first_figure(runs)) if fmt == "html" else None
+            click.echo(render(fmt, runs, chart), nl=False)
         if cost_chart is not None:
             click.echo(f"wrote {cost_chart}", err=True)
         return
-    chart = png_bytes(headline_figure(rows))
+    fmt = fmt or "md"
+    chart = png_bytes(first_figure(runs))
     chart_path = output.with_suffix(".png")
     write_bytes_atomic(chart_path, chart)
     write_text_atomic(output, render(fmt, runs, chart))

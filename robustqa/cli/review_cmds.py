@@ -105,8 +105,8 @@ def review(
 
 
 def _print_stats(paths: Sequence[str], as_json: bool) -> None:
+    from robustqa.review.agreement import compute_stats, format_stats, stats_to_dict
     from robustqa.review.decisions import read_decisions
-    from robustqa.review.stats import compute_stats, format_stats, stats_to_dict
 
     result = compute_stats([read_decisions(path) for path in paths])
     if as_json:
@@ -166,30 +166,6 @@ def read_decision_files(paths: Sequence[str]) -> list[Any]:
     return [read_decisions(path) for path in paths]
 
 
-def apply_to_document(
-    document: dict[str, Any], files: Sequence[Any], *, name: str, sha256: str | None = None
-) -> tuple[dict[str, Any], list[str]]:
-    """`document` with the decisions applied, and the summary lines to print.
-
-    `sha256` is of the reviewed bytes; without it, of the canonical serialisation of `document` (a build
-    that has not been written yet: it writes exactly these bytes).
-    """
-    from robustqa.review.items import sha256_hex
-    from robustqa.review.validate import apply_decisions
-    from robustqa.squad import dumps_squad
-
-    if sha256 is None:
-        sha256 = sha256_hex(dumps_squad(document).encode("utf-8"))
-    out, counts = apply_decisions(document, files, dataset_sha256=sha256, dataset_name=name)
-    lines = [
-        f"  reviewed           {', '.join(f'{f.label} ({f.reviewer})' for f in files)}",
-        f"  accepted           {counts.accepted:,} (kept perturbed)",
-        f"  rejected           {counts.rejected:,} (reverted to the original question)",
-        f"  unreviewed         {counts.unreviewed:,} (reverted to the original question)",
-    ]
-    return out, lines
-
-
 @click.command("filter")
 @click.argument("built", metavar="BUILT.json")
 @click.option(
@@ -207,14 +183,17 @@ def filter_command(built: str, validated: tuple[str, ...], output_path: str) -> 
     A changed question that some reviewer rejected, or that nobody judged, gets its original text back, so an
     eval of OUT.json changes only accepted questions. Decisions made on another file are refused.
     """
+    from robustqa.cli.console import review_lines
     from robustqa.outputs import check_output_path
     from robustqa.review.items import sha256_hex
+    from robustqa.review.validate import apply_to_document
     from robustqa.squad import parse_squad, read_json_input, write_squad
 
     check_output_path(output_path)
     document, data = read_json_input(built, hint="give a file written by `robustqa build-dataset`")
     parse_squad(document, path=built)
     files = read_decision_files(validated)
-    out, lines = apply_to_document(document, files, name=Path(built).name, sha256=sha256_hex(data))
+    out, counts = apply_to_document(document, files, name=Path(built).name, sha256=sha256_hex(data))
     write_squad(out, output_path)
-    click.echo("\n".join([f"wrote {output_path}", *lines, f"  signature          {out['signature']}"]))
+    lines = [f"wrote {output_path}", *review_lines(files, counts), f"  signature          {out['signature']}"]
+    click.echo("\n".join(lines))

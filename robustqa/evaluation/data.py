@@ -13,16 +13,18 @@ a limit on the questions never changes the rules.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from perturbations.edit_kinds import EDIT_KINDS
 from robustqa.errors import InputError
 from robustqa.metric import RULES, RULES_V1, RULES_V2
 from robustqa.review.status import ReviewStatus, status_of_file
 from robustqa.signature import Signature
-from robustqa.squad import QAExample, SquadDataset, check_unique_ids, load_squad
+from robustqa.squad import Article, QAExample, SquadDataset, check_unique_ids, load_squad
 from robustqa.stats import match_to_clean
 
 
@@ -43,6 +45,10 @@ class EvalData:
     rules: str = RULES_V2  # robustqa.metric.RULES_V2 or RULES_V1
     clean_signature: str | None = None
     review: ReviewStatus | None = None  # whether people reviewed the perturbed set; None without one
+    kinds: tuple[str, ...] | None = None  # the edit kinds a variant must be made of to count; None: every variant
+    articles: tuple[str, ...] | None = None  # the article titles the run keeps; None: every article
+    exclude_articles: tuple[str, ...] | None = None  # the titles it leaves out
+    evaluated_articles: tuple[Article, ...] = ()  # the clean articles with a question in the run (the overlap check)
 
     @property
     def clean_by_id(self) -> dict[str, QAExample]:
@@ -145,6 +151,80 @@ def choose_rules(requested: str, clean: SquadDataset, perturbed: SquadDataset | 
     return kinds["clean"]
 
 
+def check_kinds(kinds: Collection[str]) -> tuple[str, ...]:
+    """The selected edit kinds in their canonical order, or an `InputError` naming an unknown one."""
+    unknown = sorted(set(kinds) - set(EDIT_KINDS))
+    if unknown or not kinds:
+        raise InputError(
+            f"unknown edit kind '{unknown[0]}'" if unknown else "no edit kind selected",
+            hint=f"choose among {', '.join(EDIT_KINDS)}",
+            setting="kinds",
+        )
+    return tuple(kind for kind in EDIT_KINDS if kind in kinds)
+
+
+def of_kinds(example: QAExample, kinds: Collection[str]) -> bool:
+    """Whether a variant counts under `kinds`: every edit that made it is of a selected kind (a record without its
+    kind is classified from its two words)."""
+    return all(edit.classified().kind in kinds for edit in example.edits)
+
+
+def _select_kinds(
+    perturbed: list[QAExample], changed: dict[str, bool], kinds: tuple[str, ...], path: Path
+) -> list[QAExample]:
+    edited = [ex for ex in perturbed if changed[ex.id]]
+    if edited and not any(ex.edits for ex in edited):
+        raise InputError(
+            "its variants carry no edit records, so edit kinds cannot select among them",
+            path=str(path),
+            hint="evaluate every variant, or give a file robustqa built",
+            setting="kinds",
+        )
+    kept = [ex for ex in perturbed if not changed[ex.id] or of_kinds(ex, kinds)]
+    if not any(changed[ex.id] for ex in kept):
+        raise InputError(
+            f"no changed variant is made only of {', '.join(kinds)} edits",
+            path=str(path),
+            hint="select more edit kinds",
+            setting="kinds",
+        )
+    return kept
+
+
+def _unknown_titles(titles: Collection[str], dataset: SquadDataset, role: str) -> None:
+    known = [article.title for article in dataset.articles]
+    missing = [title for title in titles if title not in set(known)]
+    if missing:
+        close = difflib.get_close_matches(missing[0], known, n=1)
+        suggestion = f"did you mean '{close[0]}'? " if close else ""
+        raise InputError(
+            f"no article titled {', '.join(repr(t) for t in missing[:5])}{' ...' if len(missing) > 5 else ''} "
+            f"in the {role} file",
+            path=dataset.path,
+            hint=f"{suggestion}titles are the files' 'title' fields ({len(known)} articles, e.g. '{known[0]}')",
+        )
+
+
+def select_articles(
+    dataset: SquadDataset, articles: Collection[str] | None, exclude: Collection[str] | None
+) -> SquadDataset:
+    """The dataset with only the `articles` (all when None) not in `exclude`; an unknown title is an error, and so is
+    a selection that leaves nothing."""
+    for titles in (articles, exclude):
+        if titles:
+            _unknown_titles(titles, dataset, "clean")
+    kept = tuple(
+        a
+        for a in dataset.articles
+        if (articles is None or a.title in set(articles)) and (exclude is None or a.title not in set(exclude))
+    )
+    if not kept:
+        raise InputError(
+            "the article selection leaves no question", path=dataset.path, hint="keep at least one article"
+        )
+    return SquadDataset(kept, dataset.version, dataset.extra, dataset.path)
+
+
 def _load(path: Path, role: str) -> SquadDataset:
     dataset = load_squad(path)
     check_unique_ids(dataset)
@@ -162,19 +242,30 @@ def load_eval_data(
     limit: int | None = None,
     rules: str = "auto",
     decisions: Sequence[Path] = (),
+    kinds: Collection[str] | None = None,
+    articles: Collection[str] | None = None,
+    exclude_articles: Collection[str] | None = None,
 ) -> EvalData:
     """Read and cross-check the clean and perturbed files; `limit` keeps the first N clean questions;
     `rules` ("auto", "1.1", "2.0") chooses the SQuAD rules (see `choose_rules`); `decisions` are review
-    decisions files made on the perturbed file (`robustqa review`), read and checked here too."""
+    decisions files made on the perturbed file (`robustqa review`), read and checked here too. `kinds` keeps
+    only the variants made entirely of those edit kinds (`perturbations.edit_kinds`); `articles` and
+    `exclude_articles` select the clean file's articles by title, before `limit` counts questions."""
     if limit is not None and limit < 1:
         raise InputError(f"limit {limit} leaves no questions", hint="give a positive number")
+    selected_kinds = check_kinds(kinds) if kinds is not None else None
+    articles = tuple(dict.fromkeys(articles)) if articles else None
+    exclude_articles = tuple(dict.fromkeys(exclude_articles)) if exclude_articles else None
     clean_set = _load(Path(clean_file), "clean")
     perturbed_set = _load(Path(perturbed_file), "perturbed") if perturbed_file is not None else None
     chosen_rules = choose_rules(rules, clean_set, perturbed_set)
     _, clean_signature = recipe_of(clean_set)
-    clean = clean_set.examples()
+    selected_set = select_articles(clean_set, articles, exclude_articles)
+    clean = selected_set.examples()
     if limit is not None:
         clean = clean[:limit]
+    kept_titles = {ex.title for ex in clean}
+    evaluated = tuple(a for a in selected_set.articles if a.title in kept_titles)
     clean_sha = file_sha12(Path(clean_file))
     if perturbed_file is None or perturbed_set is None:
         if decisions:
@@ -182,24 +273,51 @@ def load_eval_data(
                 "review decisions were given without a perturbed file",
                 hint="give the perturbed file the decisions were made on",
             )
+        if selected_kinds is not None:
+            raise InputError(
+                "edit kinds were selected without a perturbed file",
+                hint="give the perturbed file",
+                setting="kinds",
+            )
         return EvalData(
-            clean, None, {}, {}, {}, clean_sha, None, clean_only_shift(clean_set), None, chosen_rules, clean_signature
+            clean,
+            None,
+            {},
+            {},
+            {},
+            clean_sha,
+            None,
+            clean_only_shift(clean_set),
+            None,
+            chosen_rules,
+            clean_signature,
+            articles=articles,
+            exclude_articles=exclude_articles,
+            evaluated_articles=evaluated,
         )
     perturbed_all = perturbed_set.examples()
     mapping_all = match_to_clean(perturbed_all, (ex.id for ex in clean_set.iter_examples()), path=str(perturbed_file))
     kept_ids = {ex.id for ex in clean}
     perturbed = [ex for ex in perturbed_all if mapping_all[ex.id] in kept_ids]
     if not perturbed:
+        selected = "the selected articles' questions" if articles or exclude_articles else "clean questions"
         raise InputError(
-            f"no perturbed question matches the first {limit} clean questions",
+            f"no perturbed question matches the first {limit} {selected}"
+            if limit is not None
+            else f"no perturbed question matches the {selected}",
             path=str(perturbed_file),
             hint="evaluate more of the clean questions, or all of them",
-            setting="limit",
+            setting="limit" if limit is not None else "articles",
         )
     by_id = {ex.id: ex for ex in clean}
     mapping = {ex.id: mapping_all[ex.id] for ex in perturbed}
     context_changed = {ex.id: ex.context != by_id[mapping[ex.id]].context for ex in perturbed}
     changed = {ex.id: context_changed[ex.id] or ex.question != by_id[mapping[ex.id]].question for ex in perturbed}
+    if selected_kinds is not None:
+        perturbed = _select_kinds(perturbed, changed, selected_kinds, Path(perturbed_file))
+        mapping = {ex.id: mapping[ex.id] for ex in perturbed}
+        context_changed = {ex.id: context_changed[ex.id] for ex in perturbed}
+        changed = {ex.id: changed[ex.id] for ex in perturbed}
     recipe, build_signature = recipe_of(perturbed_set)
     review = _review_status(
         perturbed_set, Path(perturbed_file), [ex.id for ex in perturbed if changed[ex.id]], decisions, recipe
@@ -217,6 +335,10 @@ def load_eval_data(
         chosen_rules,
         clean_signature,
         review,
+        selected_kinds,
+        articles,
+        exclude_articles,
+        evaluated,
     )
 
 

@@ -161,12 +161,20 @@ def resolve_model(name: str, *, trust_remote_code: bool = False) -> ModelSpec:
 
 
 def model_slug(name: str) -> str:
-    """A filesystem-safe folder name for a model's run files (stable, readable, collision-resistant)."""
+    """A filesystem-safe folder name for a model's run files (stable, readable, collision-resistant).
+
+    A local folder is named by its own name and a hash of its fingerprint (what its files hold), not of how its
+    path is spelled: `./m`, `m/` and `/abs/m` (or a copy of m) share one run folder and its prediction caches,
+    and retrained weights in the same folder get another."""
     text = name.strip().rstrip("/\\")
     if text in MODEL_ALIASES:
         return text
-    if text.startswith((".", "/", "~")) or not _HUB_ID.match(text) or Path(text).expanduser().is_dir():
-        tail = Path(text).name or "model"  # a folder: its name (plus a hash of the full path below)
+    folder = Path(text).expanduser()
+    if text and folder.is_dir():
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "--", folder.resolve().name).strip("-.") or "model"
+        return f"{safe}-{hashlib.sha256(local_fingerprint(folder).encode('utf-8')).hexdigest()[:6]}"
+    if text.startswith((".", "/", "~")) or not _HUB_ID.match(text):
+        tail = Path(text).name or "model"  # a path that is no folder (yet): its name, plus a hash of the path below
     else:
         tail = text
     safe = re.sub(r"[^A-Za-z0-9._-]+", "--", tail.replace("/", "--")).strip("-.") or "model"

@@ -9,7 +9,7 @@ main process scores and writes.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,16 @@ from robustqa.evaluation.data import EvalData, load_eval_data
 from robustqa.evaluation.models import ModelSpec, model_slug, resolve_model
 from robustqa.evaluation.prediction import DEFAULT_CHUNK, Runner, SetPredictions, predict_set, with_reused
 from robustqa.evaluation.prediction_cache import PredictionCache, cache_key
-from robustqa.evaluation.scoring import ModelOutcome, example_lines, model_entry, prediction_files, score_model
+from robustqa.evaluation.scoring import (
+    ModelOutcome,
+    comparisons,
+    example_lines,
+    model_entry,
+    prediction_files,
+    score_model,
+)
 from robustqa.metric import DEFAULT_NA_PROB_THRESHOLD, RULES_V1
+from robustqa.provenance import Overlap, read_training_record, training_overlap
 from robustqa.runs.layout import CHART_PNG, REPORT_MD, cache_file
 from robustqa.runs.load import Run
 from robustqa.runs.reuse import check_reuse
@@ -48,6 +56,9 @@ class EvalConfig:
     rules: str = "auto"  # SQuAD rules: "auto" (from the files), "1.1" or "2.0"
     decisions: tuple[Path, ...] = ()  # review decisions made on the perturbed file (robustqa review)
     overwrite: bool = False  # replace a folder that holds a different run
+    kinds: tuple[str, ...] | None = None  # count only variants made of these edit kinds; None: every variant
+    articles: tuple[str, ...] | None = None  # evaluate only these articles (titles); None: all
+    exclude_articles: tuple[str, ...] | None = None  # leave these articles out
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,8 @@ class EvalResult:
     signature: Signature
     output_dir: Path
     outcomes: list[ModelOutcome]
+    # model name -> the evaluated articles its folder's training record says it was trained on (only overlaps)
+    training_overlaps: dict[str, Overlap] = field(default_factory=dict)
 
 
 def run_model(
@@ -143,10 +156,16 @@ def eval_signature(
         "perturbed": data.perturbed_sha,
         "recipe": data.recipe,
     }
+    if data.kinds is not None:
+        fields["kinds"] = list(data.kinds)
     if data.rules == RULES_V1:
         fields["rules"] = data.rules
     if data.review is not None and data.review.valid_ids is not None:
         fields["validated"] = list(data.review.decisions)
+    if data.articles is not None:
+        fields["articles"] = sorted(data.articles)
+    if data.exclude_articles is not None:
+        fields["exclude_articles"] = sorted(data.exclude_articles)
     if config.limit is not None:
         fields["limit"] = config.limit
     fields["models"] = list(models) if models is not None else [o.spec.identity(o.fingerprint) for o in outcomes]
@@ -172,6 +191,18 @@ def resolve_models(names: Sequence[str], *, trust_remote_code: bool) -> list[Mod
     return specs
 
 
+def training_overlaps(specs: Sequence[ModelSpec], data: EvalData) -> dict[str, Overlap]:
+    """For each local model whose folder records its training data (`robustqa.provenance`), the evaluated
+    articles it was trained on; models without a record, or without overlap, are left out."""
+    found: dict[str, Overlap] = {}
+    for spec in specs:
+        record = read_training_record(spec.model_id) if spec.is_local else None
+        overlap = training_overlap(record, data.evaluated_articles) if record is not None else None
+        if overlap:
+            found[spec.name] = overlap
+    return found
+
+
 def _default_runner_factory(spec: ModelSpec, settings: Any) -> Runner:
     from robustqa.evaluation.inference import QAModelRunner
 
@@ -189,16 +220,21 @@ def _settings_record(config: EvalConfig, outcomes: Sequence[ModelOutcome], na_pr
         limit=config.limit,
         rules=config.rules,
     )
+    if config.kinds is not None:
+        settings["kinds"] = list(config.kinds)
+    if config.articles is not None:
+        settings["articles"] = list(config.articles)
+    if config.exclude_articles is not None:
+        settings["exclude_articles"] = list(config.exclude_articles)
     return settings
 
 
 def rendered_documents(run: Run) -> dict[str, str | bytes]:
     """report.md and the headline chart of a run, as the run folder holds them beside report.json."""
-    from robustqa.reporting.charts import headline_figure, png_bytes
+    from robustqa.reporting.charts import first_figure, png_bytes
     from robustqa.reporting.report import render_markdown
-    from robustqa.reporting.tables import model_rows
 
-    return {REPORT_MD: render_markdown([run]), CHART_PNG: png_bytes(headline_figure(model_rows([run])))}
+    return {REPORT_MD: render_markdown([run]), CHART_PNG: png_bytes(first_figure([run]))}
 
 
 def run_evaluation(
@@ -212,8 +248,16 @@ def run_evaluation(
         raise InputError(f"bootstrap {config.bootstrap} must be at least 1 resample")
     specs = resolve_models(models, trust_remote_code=config.trust_remote_code)
     data = load_eval_data(
-        config.clean_file, config.perturbed_file, limit=config.limit, rules=config.rules, decisions=config.decisions
+        config.clean_file,
+        config.perturbed_file,
+        limit=config.limit,
+        rules=config.rules,
+        decisions=config.decisions,
+        kinds=config.kinds,
+        articles=config.articles,
+        exclude_articles=config.exclude_articles,
     )
+    overlaps = training_overlaps(specs, data)
     output_dir = Path(config.output_dir)
     if output_dir.exists() and not output_dir.is_dir():
         raise OutputError("is a file", path=str(output_dir), hint="give a folder for the run", setting="output_dir")
@@ -250,6 +294,7 @@ def run_evaluation(
         settings=_settings_record(config, outcomes, na_prob_thresh),
         models=tuple(model_entry(o, data, resamples=config.bootstrap, seed=config.seed) for o in outcomes),
         review=data.review.to_dict() if data.review is not None else None,
+        comparisons=tuple(comparisons(outcomes, data, resamples=config.bootstrap, seed=config.seed)),
     )
     run = write_run(
         output_dir,
@@ -258,4 +303,4 @@ def run_evaluation(
         [line for o in outcomes for line in example_lines(o, data)],
         render=rendered_documents,
     )
-    return EvalResult(dict(run.report), signature, output_dir, outcomes)
+    return EvalResult(dict(run.report), signature, output_dir, outcomes, overlaps)

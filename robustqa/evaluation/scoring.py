@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from robustqa.errors import InputError
+from robustqa.estimands import compare, estimands
 from robustqa.evaluation.data import EvalData
 from robustqa.evaluation.models import ModelSpec
 from robustqa.evaluation.prediction import SetPredictions
@@ -48,6 +49,9 @@ class ModelOutcome:
     clean_answers: Mapping[str, str]  # what the rules scored: the texts (2.0) or the best spans (1.1)
     perturbed_answers: Mapping[str, str] | None
     cost: Cost | None
+    # the best non-null span's (EM, F1) of each answerable question: what the model finds with abstention off
+    clean_best: Mapping[str, tuple[float, float]] | None = None
+    perturbed_best: Mapping[str, tuple[float, float]] | None = None
 
     def answers(self, role: str) -> Mapping[str, str]:
         answers = self.clean_answers if role == "clean" else self.perturbed_answers
@@ -74,6 +78,18 @@ def scored_answers(predictions: SetPredictions, rules: str) -> dict[str, str]:
             )
         spans[qid] = span
     return spans
+
+
+def best_span_scores(examples: list[QAExample], predictions: SetPredictions) -> dict[str, tuple[float, float]]:
+    """(EM, F1) of the best non-null span of every answerable question whose runner reported one: the
+    threshold-free scores (docs/metrics.md), so that a drop cannot hide in the null threshold."""
+    gold = {ex.id: list(ex.gold_texts) for ex in examples if ex.gold_texts}
+    spans = {qid: predictions.best_spans.get(qid) for qid in gold}
+    known = {qid: span for qid, span in spans.items() if span is not None}
+    if not known:
+        return {}
+    scores = score_questions_v1({qid: gold[qid] for qid in known}, known)
+    return {qid: (float(scores.exact[qid]), float(scores.f1[qid])) for qid in known}
 
 
 def score_set(
@@ -129,6 +145,8 @@ def score_model(
         clean_answers,
         perturbed_answers,
         cost,
+        best_span_scores(data.clean, clean),
+        best_span_scores(data.perturbed, perturbed) if perturbed is not None and data.perturbed is not None else None,
     )
 
 
@@ -178,6 +196,7 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
             pairs, [ex.id for ex in data.clean], c.has_answer, c.exact, c.f1, resamples=resamples, seed=seed
         ),
         variants=None if _imported(data.recipe) else variant_summary(pairs, resamples=resamples, seed=seed),
+        estimands=estimands([line.to_dict() for line in example_lines(outcome, data)], resamples=resamples, seed=seed),
         flips=flip_counts(pairs),
         coverage=Coverage(
             clean_questions=len(data.clean),
@@ -213,9 +232,17 @@ def reviewed_valid(pairs: list[Pair], valid_ids: frozenset[str], *, resamples: i
 def _answered(outcome: ModelOutcome, role: str, qid: str) -> Answered:
     predictions = outcome.clean if role == "clean" else outcome.perturbed
     scores = outcome.clean_scores if role == "clean" else outcome.perturbed_scores
+    best = (outcome.clean_best if role == "clean" else outcome.perturbed_best) or {}
     assert predictions is not None and scores is not None
+    best_exact, best_f1 = best.get(qid, (None, None))
     return Answered(
-        outcome.answers(role)[qid], int(scores.exact[qid]), float(scores.f1[qid]), predictions.null_odds[qid]
+        outcome.answers(role)[qid],
+        int(scores.exact[qid]),
+        float(scores.f1[qid]),
+        predictions.null_odds[qid],
+        best_span=predictions.best_spans.get(qid) if qid in best else None,
+        best_exact=None if best_exact is None else int(best_exact),
+        best_f1=best_f1,
     )
 
 
@@ -278,3 +305,17 @@ def prediction_files(outcome: ModelOutcome) -> list[PredictionFiles]:
             )
         )
     return files
+
+
+def comparisons(outcomes: list[ModelOutcome], data: EvalData, *, resamples: int, seed: int) -> list[dict[str, Any]]:
+    """report.json's `comparisons`: each two models of a run, paired over their shared questions
+    (`robustqa.estimands.compare`); none for a single model or a clean-only run."""
+    if data.perturbed is None or len(outcomes) < 2:
+        return []
+    lines = {o.spec.name: [line.to_dict() for line in example_lines(o, data)] for o in outcomes}
+    names = list(lines)
+    return [
+        compare(a, lines[a], b, lines[b], resamples=resamples, seed=seed)
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+    ]

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from robustqa.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.errors import InputError
 from robustqa.render import html_table
-from robustqa.reporting.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.runs.load import Run
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, Pair, drop_with_interval, flip_counts
 

@@ -16,6 +16,7 @@ from robustqa.reporting.tables import short_model_name as short_model
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from robustqa.reporting.headline import HeadlineRow
     from robustqa.reporting.tables import ModelRow
 
 CLEAN_COLOR = "#4c72b0"
@@ -119,6 +120,108 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
     )
     if left_out:
         figure.supxlabel("nothing to compare, not drawn: " + ", ".join(left_out), fontsize=7)
+    return figure
+
+
+ANSWER_PANELS = (
+    ("points_lost", "F1 points lost, changed answerable\nquestions, worst of K (right: worse)"),
+    ("flip_rate", "flip rate, % of changed answerable\nquestions right on clean"),
+    (
+        "abstention_shift",
+        "abstention change on changed\nunanswerable questions (points;\nright: less sure of the variant)",
+    ),
+)
+
+
+def _negated(interval: Any) -> list[float] | None:
+    return None if not interval else [-float(interval[1]), -float(interval[0])]
+
+
+def answers_chart_data(rows: Sequence[HeadlineRow]) -> list[dict[str, Any]]:
+    """What the first chart plots, per model: F1 points *lost* (minus the worst-of-K ΔF1, so a loss is
+    positive and nothing reads as a gain), the flip rate and the abstention change, each with its interval."""
+    data = []
+    for row in rows:
+        n = row.numbers()
+        lost = None if n["drop_f1_worst"] is None else -float(n["drop_f1_worst"])
+        data.append(
+            {
+                "label": row.label,
+                "points_lost": lost,
+                "points_lost_ci": _negated(n["drop_f1_worst_ci"]),
+                "flip_rate": n["flip_rate"],
+                "flip_rate_ci": n["flip_rate_ci"],
+                "abstention_shift": n["abstention_shift"],
+                "abstention_shift_ci": n["abstention_shift_ci"],
+            }
+        )
+    return data
+
+
+def answers_figure(rows: Sequence[HeadlineRow]) -> Figure:
+    """The first chart: one panel per answer, one dot per model with its 95% interval as a line (no bars:
+    a bar's length reads as an amount gained or lost, and the abstention change is neither)."""
+    data = answers_chart_data(rows)
+    figure = _figure(10.0, max(2.4, 0.45 * len(data) + 1.9))
+    axes = figure.subplots(1, len(ANSWER_PANELS), sharey=True)
+    positions = list(range(len(data)))
+    for ax, (key, title) in zip(axes, ANSWER_PANELS):
+        for y, item in zip(positions, data):
+            value, interval = item[key], item[f"{key}_ci"]
+            if value is None:
+                continue
+            if interval:
+                ax.plot(interval, [y, y], color=PERTURBED_COLOR, linewidth=2.5, solid_capstyle="butt")
+            ax.plot([value], [y], "o", color="black", markersize=5)
+        ax.axvline(0.0, color="black", linewidth=0.9)
+        values = [v for item in data for v in [item[key], *(item[f"{key}_ci"] or [])] if v is not None]
+        ax.set_xlim(*_span(values, values))
+        ax.set_title(title, fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(positions, [item["label"] for item in data], fontsize=8)
+    axes[0].set_ylim(len(data) - 0.5, -0.5)
+    figure.suptitle("Does the model still find the answer? Dot: estimate; line: 95% interval", fontsize=9)
+    return figure
+
+
+def first_figure(runs: Sequence[Any]) -> Figure:
+    """The chart a report opens with: the three answers where any run compares a perturbed set, else (clean or
+    clean-only runs) the official scores' differences."""
+    from robustqa.reporting.headline import headline_rows
+    from robustqa.reporting.tables import model_rows
+
+    rows = headline_rows(runs)
+    return answers_figure(rows) if rows else headline_figure(model_rows(runs))
+
+
+def edits_figure(rows: Sequence[Mapping[str, Any]], title: str = "") -> Figure:
+    """Which edits break it: F1 points lost on the changed answerable questions of each group
+    (`robustqa.reporting.breakdowns.answerable_rows`), a dot and its 95% interval; a group of fewer than
+    MIN_PLOTTED questions is named, not drawn."""
+    from robustqa.estimands import MIN_PLOTTED
+
+    figure = _figure(7.0, 0.32 * len(rows) + 1.2)
+    ax = figure.subplots()
+    values: list[float] = []
+    for y, row in enumerate(rows):
+        if not row["plotted"]:
+            continue
+        lost, interval = -float(row["drop_f1"]), _negated(row["drop_f1_ci"])
+        if interval:
+            ax.plot(interval, [y, y], color=PERTURBED_COLOR, linewidth=2.5, solid_capstyle="butt")
+            values += interval
+        ax.plot([lost], [y], "o", color="black", markersize=4)
+        values.append(lost)
+    labels = [
+        f"{r['group']} (n={r['questions']}{'' if r['plotted'] else f', under {MIN_PLOTTED}: not drawn'})" for r in rows
+    ]
+    ax.set_yticks(range(len(rows)), labels, fontsize=7)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.axvline(0.0, color="black", linewidth=0.8)
+    ax.set_xlim(*_span(values, values))
+    ax.set_xlabel("F1 points lost, changed answerable questions, worst of K (right: worse)", fontsize=8)
+    ax.set_title(title, fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
     return figure
 
 

@@ -11,9 +11,26 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from robustqa import __version__
-from robustqa.attack.transfer import TRANSFER_NOTE, transfer_table
-from robustqa.render import html_table
-from robustqa.reporting.tables import REPORT_COLUMNS, SHORT_COMPARISON, TABLE_NOTE, model_rows, review_notes, rules_text
+from robustqa.render import distinct_columns, html_table
+from robustqa.reporting.headline import (
+    COMPARISON_COLUMNS,
+    HEADLINE_NOTE,
+    MARKDOWN_COLUMNS,
+    HeadlineRow,
+    comparison_cells,
+    comparisons,
+    headline_rows,
+)
+from robustqa.reporting.tables import (
+    REPEATED_COLUMNS,
+    REPORT_COLUMNS,
+    SHORT_COMPARISON,
+    TABLE_NOTE,
+    model_rows,
+    review_notes,
+    rules_text,
+)
+from robustqa.reporting.transfer import TRANSFER_NOTE, transfer_table
 
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
@@ -38,6 +55,25 @@ def _boxed(table: str) -> str:
     return f'<div class="table-box">{table}</div>'
 
 
+def _breakdowns(rows: Sequence[HeadlineRow]) -> str:
+    from robustqa.reporting.report import BREAKDOWN_NOTE, UNANSWERABLE_HEADING, breakdown_tables
+
+    answerable, unanswerable = breakdown_tables(rows)
+
+    def tables(found: Sequence[tuple[str, Sequence[str], list[dict[str, str]]]]) -> str:
+        return "".join(
+            f"<h3>{html.escape(heading)}</h3>\n{_boxed(html_table(cells, list(columns)))}\n"
+            for heading, columns, cells in found
+        )
+
+    page = (
+        f"<h2>Which edits break it?</h2>\n<p>{html.escape(BREAKDOWN_NOTE.replace('`', ''))}</p>\n{tables(answerable)}"
+    )
+    if unanswerable:
+        page += f"<h2>{html.escape(UNANSWERABLE_HEADING)}</h2>\n{tables(unanswerable)}"
+    return page
+
+
 def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
     # the Model column stays in view while the table scrolls: it says what each row compares as well
@@ -45,11 +81,35 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
         row.cells() | {"Model": f"{row.label} ({SHORT_COMPARISON.get(row.comparison, row.comparison)})"}
         for row in model_rows(runs)
     ]
-    table = _boxed(html_table(cells, list(REPORT_COLUMNS)))
+    table = _boxed(html_table(cells, distinct_columns(cells, REPORT_COLUMNS, REPEATED_COLUMNS)))
     chart = ""
     if chart_png:
         encoded = base64.b64encode(chart_png).decode("ascii")
-        chart = f'<img alt="clean vs perturbed scores" src="data:image/png;base64,{encoded}">'
+        chart = f'<img alt="the three answers per model" src="data:image/png;base64,{encoded}">'
+    headline = headline_rows(runs)
+    answers = ""
+    if headline:
+        lines = "".join(f"<li>{html.escape(row.line())}</li>" for row in headline)
+        readings = "".join(
+            f"<li>{html.escape(row.label)}: {html.escape(str(row.estimands['reading']))}</li>"
+            for row in headline
+            if row.estimands and row.estimands.get("reading")
+        )
+        answers = (
+            "<h2>Does the model still find the answer?</h2>\n"
+            f"<ul>{lines}{readings}</ul>\n{chart}\n"
+            f"<p>{html.escape(HEADLINE_NOTE.replace('*', ''))}</p>\n"
+            f"{_boxed(html_table([row.markdown_cells() for row in headline], list(MARKDOWN_COLUMNS)))}\n"
+        )
+        chart = ""
+        compared = comparisons(runs)
+        if compared:
+            verdicts = "".join(f"<li>{html.escape(str(r['verdict']))}</li>" for r in compared)
+            answers += (
+                f"<h2>Is A more robust than B?</h2>\n<ul>{verdicts}</ul>\n"
+                f"{_boxed(html_table([comparison_cells(r) for r in compared], list(COMPARISON_COLUMNS)))}\n"
+            )
+        answers += _breakdowns(headline)
     columns, rows = transfer_table(runs)
     transfer = (
         f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_boxed(html_table(rows, columns))}\n" if rows else ""
@@ -65,6 +125,8 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
         "<title>robustqa report</title>"
         f"<style>{_STYLE}</style></head><body>\n"
         "<h1>robustqa: clean vs perturbed</h1>\n"
+        f"{answers}"
+        f"{'<h2>Official SQuAD EM/F1 (all questions: answerable and unanswerable netted)</h2>' if answers else ''}\n"
         f"<p>EM/F1: {html.escape(rules_text(runs))}, in points. {html.escape(TABLE_NOTE.replace('*', ''))}</p>\n"
         f"{table}\n{notes}{chart}\n{transfer}<h2>Signatures</h2><ul>{signatures}</ul>\n"
         f"<p><small>robustqa {html.escape(__version__)}</small></p></body></html>\n"

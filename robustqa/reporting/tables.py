@@ -41,6 +41,7 @@ VARIANT_VIEWS = {WORST_OF_K: "worst", MEAN_OF_K: "mean"}  # comparison -> its pa
 # The columns of the eval command's terminal table (and the first columns of every report table).
 COLUMNS = (
     "Model",
+    "Questions",
     "Clean EM",
     "Clean F1",
     "Pert. EM",
@@ -80,6 +81,9 @@ SHIFT_COLUMNS = ("Shift", "Comparison")
 COST_COLUMNS = ("Params", "Windows/s", "ms/question", "Device")
 # report.md and `robustqa report`: everything.
 REPORT_COLUMNS = COLUMNS + SHIFT_COLUMNS + COST_COLUMNS
+
+# A column left out where it repeats another in every row (every question of the run changed, say).
+REPEATED_COLUMNS = {"ΔF1 changed [95% CI]": "ΔF1 [95% CI]"}
 
 # What the report table's columns mean (report.md, the HTML page).
 TABLE_NOTE = (
@@ -181,7 +185,11 @@ class ModelRow:
         if self.comparison == PAIRED:
             # both sides over the pairs, so that perturbed − clean is the drop (runs before drop.pairs: official)
             over = drop.get("pairs") or {"clean": clean, "perturbed": perturbed}
-            return {**none, **_compared(over["clean"], over["perturbed"], drop)}
+            return {
+                **none,
+                "questions": over.get("questions", clean.get("total")),
+                **_compared(over["clean"], over["perturbed"], drop),
+            }
         if self.comparison == REVIEWED_VALID or self.comparison in VARIANT_VIEWS:
             # a subset scored on its own: {questions, clean, perturbed, drop} (stats.score_means and the drop)
             view = self._part("valid") if self.comparison == REVIEWED_VALID else self._variant_view()
@@ -329,8 +337,12 @@ class ModelRow:
             changed_cell = f"{n['changed']}/{n['questions']} with copies"
         else:
             changed_cell = "–"
+        several = bool(self.entry.get("variants")) and self.comparison in (PAIRED, REVIEWED_VALID)
+        unit = " variants" if several else (" questions" if self.comparison == WORST_OF_K else "")
+        covered = "variants" if several else QUESTIONS_COVERED.get(self.comparison, "")
         return {
             "Model": self.label,
+            "Questions": f"{_count(n['questions'])} {covered}",
             "Clean EM": _number(n["clean_em"]),
             "Clean F1": _number(n["clean_f1"]),
             "Pert. EM": _number_with_interval(n["perturbed_em"], n["perturbed_em_ci"]),
@@ -339,7 +351,7 @@ class ModelRow:
             "ΔF1 [95% CI]": _with_interval(n["drop_f1"], n["drop_f1_ci"]),
             "ΔF1 changed [95% CI]": _with_interval(changed.get("f1"), changed.get("f1_ci")),
             "ΔF1 changed answerable [95% CI]": _with_interval(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci")),
-            "Flips R→W / W→R": f"{flips['right_to_wrong']} / {flips['wrong_to_right']}" if flips else "–",
+            "Flips R→W / W→R": f"{flips['right_to_wrong']} / {flips['wrong_to_right']}{unit}" if flips else "–",
             "Changed": changed_cell,
             "Reused": str(coverage.get("reused_predictions", 0)) if paired and self.entry.get("perturbed") else "–",
             "Shift": f"{self.recipe} ({rules_name(self.rules)}{'; ' + self.review if self.review else ''})",
@@ -610,6 +622,23 @@ def _compared(clean: Mapping[str, Any], perturbed: Mapping[str, Any], drop: Mapp
         "drop_em_ci": _pair(drop.get("exact_ci")),
         "drop_f1_ci": _pair(drop.get("f1_ci")),
     }
+
+
+# what the Questions column counts in each kind of row
+QUESTIONS_COVERED = {
+    WORST_OF_K: "changed",
+    MEAN_OF_K: "changed",
+    PAIRED: "paired",
+    REVIEWED_VALID: "paired, reviewed",
+    WORST_COPY: "clean",
+    UNPAIRED: "new",
+    ALONE: "new",
+    CLEAN: "clean",
+}
+
+
+def _count(value: Any) -> str:
+    return "–" if value is None else str(value)
 
 
 def _number(value: Any, digits: int = 2) -> str:

@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any
 
 from robustqa import __version__
-from robustqa.reporting.edits import highlight_html
+from robustqa.edits import highlight_html
 from robustqa.review.decisions import FORMAT, FORMAT_VERSION, DecisionsFile
 from robustqa.review.items import ReviewItem, ReviewSet
 

@@ -65,6 +65,18 @@ def _review_record(qa: dict[str, Any], judgments: list[tuple[str, Decision]]) ->
     return status, record
 
 
+def apply_to_document(
+    document: dict[str, Any], files: Sequence[DecisionsFile], *, name: str, sha256: str | None = None
+) -> tuple[dict[str, Any], ValidationCounts]:
+    """`apply_decisions` for a document named `name`: `sha256` is of the reviewed bytes; without it, of the
+    canonical serialisation of `document` (a build not written yet: it writes exactly these bytes)."""
+    from robustqa.squad import dumps_squad
+
+    if sha256 is None:
+        sha256 = sha256_hex(dumps_squad(document).encode("utf-8"))
+    return apply_decisions(document, files, dataset_sha256=sha256, dataset_name=name)
+
+
 def apply_decisions(
     document: dict[str, Any], files: Sequence[DecisionsFile], *, dataset_sha256: str, dataset_name: str
 ) -> tuple[dict[str, Any], ValidationCounts]:

@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from robustqa.errors import InputError
+from robustqa.errors import InputError, invalid_json
 from robustqa.runs.layout import EXAMPLES_JSONL, REPORT_JSON
 from robustqa.runs.schema import EXAMPLE_REQUIRED_KEYS
 
@@ -62,6 +62,8 @@ def load_run(run_dir: str | os.PathLike[str]) -> Run:
     """The run folder `run_dir`, with its report.json read and checked."""
     path = Path(run_dir)
     report_path = path / REPORT_JSON
+    if not path.exists():
+        raise InputError("no such run folder", path=str(path), hint=_RUN_HINT, setting="run_dir")
     try:
         report = json.loads(report_path.read_text(encoding="utf-8"))
     except (FileNotFoundError, NotADirectoryError):
@@ -71,7 +73,9 @@ def load_run(run_dir: str | os.PathLike[str]) -> Run:
             hint=_RUN_HINT,
             setting="run_dir",
         ) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except json.JSONDecodeError as error:
+        raise invalid_json(error, path=str(report_path), hint=_RUN_HINT) from None
+    except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read {REPORT_JSON} ({error})", path=str(report_path)) from None
     if not isinstance(report, dict) or not isinstance(report.get("models"), list):
         raise InputError(f"{REPORT_JSON} has no 'models' list", path=str(report_path), hint=_RUN_HINT)
@@ -89,7 +93,7 @@ def read_examples(path: Path) -> tuple[Mapping[str, Any], ...]:
                 try:
                     example = json.loads(line)
                 except json.JSONDecodeError as error:
-                    raise InputError(f"not valid JSON ({error})", path=str(path), where=f"line {number}") from None
+                    raise invalid_json(error, path=str(path), where=f"line {number}", hint=_RUN_HINT) from None
                 missing = [k for k in EXAMPLE_REQUIRED_KEYS if not isinstance(example, dict) or k not in example]
                 if missing:
                     raise InputError(f"missing {', '.join(missing)}", path=str(path), where=f"line {number}")

@@ -114,6 +114,7 @@ class ModelEntry:
     cost: Cost | None = None
     valid: Mapping[str, Any] | None = None  # the drop on reviewed-valid questions, when review decisions were given
     variants: Mapping[str, Any] | None = None  # worst-of-K and mean-of-K, when questions have several changed variants
+    estimands: Mapping[str, Any] | None = None  # robustqa.estimands: the headline (docs/metrics.md); paired runs
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -127,6 +128,7 @@ class ModelEntry:
             "drop": self.drop,
             "worst_copy": self.worst_copy,
             **({"variants": self.variants} if self.variants is not None else {}),
+            **({"estimands": self.estimands} if self.estimands is not None else {}),
             "flips": self.flips,
             "coverage": self.coverage.to_dict(),
             "cost": self.cost.to_dict() if self.cost is not None else None,
@@ -151,6 +153,7 @@ class RunReport:
     review: Mapping[str, Any] | None = (
         None  # robustqa.review.status.ReviewStatus.to_dict(); None without a perturbed file
     )
+    comparisons: tuple[Mapping[str, Any], ...] = ()  # robustqa.estimands.compare of each two models of the run
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -164,6 +167,7 @@ class RunReport:
             "review": dict(self.review) if self.review is not None else None,
             "settings": dict(self.settings),
             "models": [entry.to_dict() for entry in self.models],
+            **({"comparisons": list(self.comparisons)} if self.comparisons else {}),
         }
 
 
@@ -175,6 +179,10 @@ class Answered:
     exact: int
     f1: float
     null_odds: float
+    # the best non-null span and its scores (answerable questions whose runner reported one), else None
+    best_span: str | None = None
+    best_exact: int | None = None
+    best_f1: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -214,7 +222,14 @@ class ExampleLine:
             "perturbed_f1": after.f1 if after is not None else None,
             "clean_null_odds": self.clean_answer.null_odds,
             "perturbed_null_odds": after.null_odds if after is not None else None,
-            "substitutions": [s.to_dict() for s in perturbed.substitutions] if perturbed is not None else [],
+            # every edit with its kind, classified here when the perturbed file does not say (older builds)
+            "substitutions": [s.classified().to_dict() for s in (perturbed.substitutions if perturbed else ())],
+            "clean_best_span": self.clean_answer.best_span,
+            "perturbed_best_span": after.best_span if after is not None else None,
+            "clean_best_exact": self.clean_answer.best_exact,
+            "clean_best_f1": self.clean_answer.best_f1,
+            "perturbed_best_exact": after.best_exact if after is not None else None,
+            "perturbed_best_f1": after.best_f1 if after is not None else None,
         }
 
 

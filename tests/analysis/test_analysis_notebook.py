@@ -53,8 +53,17 @@ def test_notebook_runs_on_a_real_run(real_run: Path, monkeypatch) -> None:
     html = "".join(o["data"].get("text/html", "") for o in outputs if "data" in o)
     flip_rows = [row for row in html.split("<tr>") if "<mark" in row]
     assert len(flip_rows) >= 10, f"only {len(flip_rows)} flipped questions with highlighted substitutions shown"
-    for heading in ("by pos", "by substitutions", "by question type", "by confidence", "by answerable"):
-        assert any(heading in o["data"].get("text/markdown", "") for o in outputs if "data" in o), heading
+    markdown = [o["data"].get("text/markdown", "") for o in outputs if "data" in o and "text/markdown" in o["data"]]
+    assert markdown[0].startswith("**1. Does it still find the answer?**")  # the three answers come first
+    assert "**2. Which edits break it?**" in markdown[0] and "**3. Is it more robust" in markdown[0]
+    for heading in (
+        "answerable, by edit kind",
+        "answerable, by part of speech",
+        "answerable, by question word",
+        "answerable, by substitution pair",
+        "unanswerable, by part of speech",
+    ):
+        assert any(heading in text for text in markdown), heading
 
 
 def test_breakdown_intervals_are_drawn_as_report_json_intervals(real_run: Path) -> None:
@@ -100,3 +109,15 @@ def test_analyze_refuses_a_folder_without_a_run(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["analyze", str(tmp_path)])
     assert result.exit_code == 2
     assert "no report.json here" in result.output and "Traceback" not in result.output
+
+
+def test_analyze_names_a_missing_run_folder_not_the_page(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from robustqa.cli import cli
+
+    missing = tmp_path / "runs" / "no-such-run"
+    result = CliRunner().invoke(cli, ["analyze", str(missing)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{missing}: no such run folder" in result.output and "analysis.html" not in result.output
+    assert not missing.exists()

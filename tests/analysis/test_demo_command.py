@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from robustqa.edits import highlight_text
 from robustqa.reporting import analysis
-from robustqa.reporting.edits import highlight_text
 from robustqa.runs import load_run
 
 

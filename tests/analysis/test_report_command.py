@@ -17,9 +17,10 @@ def _invoke(*args: str):
 
 
 def test_markdown_to_stdout(synthetic_run: Path) -> None:
-    result = _invoke(str(synthetic_run))
+    result = _invoke(str(synthetic_run), "--format", "md")
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    assert result.output.index("## Does the model still find the answer?") < result.output.index("## Official")
+    lines = result.output.split("## Official SQuAD EM/F1")[1].splitlines()  # the official table, after the answers
     rows = [line for line in lines if line.startswith("| tiny-")]
     assert [row.split("|")[1].strip() for row in rows] == ["tiny-a", "tiny-b"]
     assert "| 83.33 |" in rows[0]  # tiny-a clean EM
@@ -62,7 +63,8 @@ def test_html_is_one_self_contained_page(synthetic_run: Path, tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>")
-    assert page.count("<tr>") == 3  # header and two models
+    assert page.split("Official SQuAD EM/F1")[1].count("<tr>") == 3  # header and two models
+    assert page.index("Does the model still find the answer?") < page.index("Official SQuAD EM/F1")
     assert 'src="data:image/png;base64,' in page
     assert "clean:000000000000|perturbed:111111111111" in page
 
@@ -87,7 +89,7 @@ def test_real_run_alone_and_beside_the_demo_run(
     real_run: Path, demo_run: tuple[Path, str], tmp_path: Path, shared_model_path: Path
 ) -> None:
     """A run made earlier renders; and two real runs (held-out file, packaged sample) side by side."""
-    alone = _invoke(str(real_run))
+    alone = _invoke(str(real_run), "--format", "md")
     assert alone.exit_code == 0, alone.output
     report = json.loads((real_run / "report.json").read_text())
     assert f"{report['models'][0]['clean']['exact']:.2f}" in alone.output
@@ -99,4 +101,4 @@ def test_real_run_alone_and_beside_the_demo_run(
     page = out.read_text()
     # models named short (the folder's name); the full identity is in each run's signature
     assert f"{real_run.name}: {shared_model_path.name}" in page and f"sample: {shared_model_path.name}" in page
-    assert page.count("<tr>") == 3
+    assert page.split("Official SQuAD EM/F1")[1].count("<tr>") == 3

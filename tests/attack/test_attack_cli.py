@@ -139,3 +139,27 @@ def test_set_reaches_the_searched_recipe_and_refuses_an_unknown_parameter(
     assert result.output.strip().startswith(
         "robustqa: error: recipe 'qads' has no parameter 'beam'; parameters: max_substitutions, "
     )
+
+
+def test_eval_and_attack_read_the_inference_flags_into_the_same_settings(
+    attack_input: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """One `InferenceSettings` from the shared options: every flag reaches attack as it reaches eval (attack
+    used to drop --int8)."""
+    import robustqa.attack.driver as driver
+    import robustqa.evaluation.run as run
+    from robustqa.evaluation.inference import InferenceSettings
+
+    attacked, evaluated = [], []
+    monkeypatch.setattr(driver, "run_attack", lambda model, config: attacked.append(config))
+    monkeypatch.setattr(run, "run_evaluation", lambda models, config: evaluated.append(config))
+    flags = ["--batch-size", "4", "--device", "cpu", "--max-seq-length", "128", "--doc-stride", "32"]
+    flags += ["--null-threshold", "0.5", "--int8"]
+    common = ["--output-dir", str(tmp_path / "out"), *flags]
+    _invoke(str(tmp_path), "--input", str(attack_input), *common)
+    CliRunner().invoke(cli, ["eval", str(tmp_path), "--clean", str(attack_input), *common])
+    expected = InferenceSettings(
+        max_seq_length=128, doc_stride=32, batch_size=4, device="cpu", null_threshold=0.5, int8=True
+    )
+    assert attacked and evaluated
+    assert attacked[0].settings == evaluated[0].settings == expected

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from robustqa.attack import findings
+from robustqa.attack.attack_folder import write_attack
 from robustqa.attack.driver import AttackConfig, run_attack
-from robustqa.attack.write import write_attack
 from robustqa.errors import InputError
 from robustqa.evaluation.inference import InferenceSettings
 from robustqa.reporting.charts import budget_figure, png_bytes

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from rqa_attackfakes import FakeQA, fake_margin
 
 import perturbations
+from robustqa.attack.attack_folder import ADVERSARIAL_JSON, write_attack
 from robustqa.attack.driver import AttackConfig, run_attack
-from robustqa.attack.write import ADVERSARIAL_JSON, write_attack
 from robustqa.build import build_dataset
 from robustqa.cli import cli
 from robustqa.cli.attack_cmd import attack_summary

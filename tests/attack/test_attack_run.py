@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from rqa_attackfakes import FakeQA, fake_margin
 
+from robustqa.attack.attack_folder import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
 from robustqa.attack.driver import AttackConfig, run_attack
-from robustqa.attack.write import ADVERSARIAL_JSON, ATTACK_JSON, CURVE_PNG, write_attack
 from robustqa.evaluation.inference import InferenceSettings
 
 
@@ -205,7 +205,7 @@ class _FlatLM:
 
 def _model_rule_attack(attack_input: Path, out: Path, factory, encoder: _Encoder, **overrides) -> dict:
     """`_attack` with the stand-ins as qads-lm's default encoder and language model (forgotten after)."""
-    from perturbations.constraints.models import SIMILARITY
+    from perturbations.constraints.model_rules import SIMILARITY
     from perturbations.lm_scores import register_scorer
     from perturbations.score_table import forget_scorers
     from perturbations.score_table import register_scorer as register_encoder

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import perturbations
-from robustqa.attack.space import apply_choices, attack_slots
+from robustqa.attack.attack_space import apply_choices, attack_slots
 from robustqa.squad import load_squad
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 from click.testing import CliRunner
 from rqa_attackfakes import FRAGILE, FakeQA
 
+from robustqa.attack.attack_folder import ADVERSARIAL_JSON, write_attack
 from robustqa.attack.driver import AttackConfig, run_attack
-from robustqa.attack.transfer import transfer_table
-from robustqa.attack.write import ADVERSARIAL_JSON, write_attack
 from robustqa.cli import cli
 from robustqa.evaluation.inference import InferenceSettings
 from robustqa.evaluation.run import EvalConfig, run_evaluation
+from robustqa.reporting.transfer import transfer_table
 from robustqa.runs import load_run
 
 # model b is fragile to other words than model a: only "land" breaks both
@@ -62,7 +62,7 @@ def test_each_model_on_each_adversarial_set(attack_input: Path, tmp_path: Path) 
 
 def test_report_shows_the_matrix_in_every_format(attack_input: Path, tmp_path: Path) -> None:
     runs = [str(r) for r in _attack_and_evaluate(attack_input, tmp_path)]
-    markdown = CliRunner().invoke(cli, ["report", *runs], catch_exceptions=False)
+    markdown = CliRunner().invoke(cli, ["report", *runs, "--format", "md"], catch_exceptions=False)
     assert markdown.exit_code == 0, markdown.output
     assert (
         "## Transfer" in markdown.output

@@ -9,6 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from robustqa.cli import cli
+from robustqa.errors import InputError
+from robustqa.squad import load_squad
 
 BAD = {
     "empty.json": (b"", "file is empty"),
@@ -50,3 +52,27 @@ def test_every_command_says_the_same_line_for_a_bad_file(tmp_path: Path, name: s
         assert lines[0].startswith(f"robustqa: error: {path}: {message}"), (command, lines[0])
     assert len({line.split(";")[0] for line in seen.values()}) == 1, seen
     assert not (tmp_path / "out.json").exists() and not (tmp_path / "filtered.json").exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"version": "v2.0", "data": [{"title": "Normans', '{"version": "v2.0", "data": [{"title": "N\n', '{"data": ['],
+)
+def test_a_truncated_file_is_named_as_truncated(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "cut.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_squad(path)
+    message = caught.value.text()
+    assert message.startswith(f"{path}: not valid JSON: the file ends in the middle of it (")
+    assert "looks truncated" in message and "at at" not in message and "\n" not in message
+
+
+def test_other_bad_json_keeps_the_decoder_s_words(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"data": [1,]} ', encoding="utf-8")
+    with pytest.raises(InputError, match=r"not valid JSON \(Expecting value at line 1, column 13\)"):
+        load_squad(path)
+    path.write_text('{"data": []} x', encoding="utf-8")
+    with pytest.raises(InputError, match=r"not valid JSON \(Extra data at line 1, column 14\)"):
+        load_squad(path)

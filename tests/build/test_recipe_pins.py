@@ -58,6 +58,7 @@ FIRST_TWO_ARTICLES = {
     "context@2.0": "30412faa65cf79b0eec23b0b8516aacce6360cef5f3985efccef0e75b1e84e0a",
     "both@2.0": "fd5a4d5812b7aee85c3bbf8343cf1263b4c12c5af88dababbfb3d34bab780799",
     "qads@2.1": "6c1e6b899b38ca21d0659efaa968eb5a6b0bbc30ef9bc32ad43f3ef6d2c66ec8",
+    "spelling@1": "b216e0cd833be04589e17124edfd08656370ec9adfe83935f854348b3ed20a71",
 }
 QADS_2_1_HALF = "107520e11178822d8b6a9776a130582fa640bc0a16b09a8966b1f2b6c2bb35b0"
 QADS_2_0_HALF = "29715c119a93109f41a65a98b21df63bf3f746de60e2ca21dc86098ebaf6b39d"
@@ -165,6 +166,24 @@ def test_qads_2_1_builds_exactly_the_published_questions(squad_half_path: Path) 
     assert (summary["questions"], summary["changed"], summary["substitutions"]) == (6078, 1193, 1197)
     assert fingerprint(result.document["data"]) == QADS_2_1_HALF
     assert "|table:vetted-1|table_sha256:7abbb0dd6fd4|" in result.signature.format()
+
+
+SPELLING_1_HALF = "edb65ea963b7c6f9c46ad4971c47bb3e02f0b670f8123884c3aae327661f111b"
+
+
+def test_spelling_1_builds_exactly_the_published_questions(squad_half_path: Path) -> None:
+    """spelling@1 (the second family of transformations, no WordNet) reads its spelling table: the table is
+    part of the published version (its digest is in the signature)."""
+    dataset = load_squad(squad_half_path, check_answers=True)
+    result = build_dataset(dataset, perturbations.get_recipe("spelling@1"), seed=13)
+    assert result.document["robustqa"]["summary"] == {
+        "questions": 6078,
+        "changed": 243,
+        "substitutions": 250,
+        "skipped": {"no-variant": 52988, "proper-noun": 7967},
+    }
+    assert fingerprint(result.document["data"]) == SPELLING_1_HALF
+    assert "|table:spelling-1|direction:both|table_sha256:dfa50666f6af|" in result.signature.format()
 
 
 @pytest.mark.parametrize("recipe", sorted(FIRST_TWO_ARTICLES))

@@ -28,20 +28,23 @@ def test_eval_with_no_data_option_uses_the_packaged_certified_set(tmp_path: Path
     args = ["eval", str(shared_model_path), "--limit", "12", "--quiet", "--bootstrap", "200"]
     result = _in(tmp_path, args)
     assert result.exit_code == 0, result.output
-    (folder,) = (tmp_path / "runs").iterdir()  # runs/<model>-certified-v1 (a folder's name plus a hash of its path)
-    assert folder.name.startswith(shared_model_path.name) and folder.name.endswith("-certified-v1")
+    (folder,) = (tmp_path / "runs").iterdir()  # runs/<model>-certified-v2 (a folder's name plus a hash of the model)
+    assert folder.name.startswith(shared_model_path.name) and folder.name.endswith("-certified-v2")
     report = json.loads((folder / "report.json").read_text())
     packaged = get_set()
-    assert report["shift"] == "certified@1"
+    assert report["shift"] == "certified@2"
     assert (
         Path(report["clean_file"]) == packaged.clean_path.resolve()
         and Path(report["perturbed_file"]) == packaged.perturbed_path.resolve()
     )
     assert report["review"]["kind"] == "filtered" and "language-model agents" in report["review"]["reviewers"][0]
-    assert "worst of K" in result.output and "mean of K" in result.output  # the table, headline first
-    assert result.output.index("worst of K") < result.output.index("mean of K")
+    # the headline table: the answerable worst-of-K drop, the flip rate, the abstention change, in that order
+    assert "ΔF1 worst of K" in result.output and "Flip rate" in result.output and "Abstention Δ" in result.output
+    assert result.output.index("ΔF1 worst of K") < result.output.index("Flip rate") < result.output.index("Abstention")
+    assert report["models"][0]["estimands"]["answerable"]["questions"] > 0
     assert "reviewed by two language-model agents per variant (not people)" in result.output
-    assert Signature.parse(report["signature"]).get("recipe") == "certified@1"
+    assert Signature.parse(report["signature"]).get("recipe") == "certified@2"
+    assert Signature.parse(report["signature"]).get("kinds") == "synonym,rare"  # the set's default: synonyms
     again = _in(tmp_path, args)  # the same run resumes from its caches
     assert again.exit_code == 0 and "0 predicted" in again.output
     other = _in(tmp_path, [*args[:-2], "--bootstrap", "300"])  # another run into the same folder is refused

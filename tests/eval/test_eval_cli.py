@@ -163,9 +163,9 @@ def test_bad_input_is_one_line_and_writes_nothing(workdir, args, code, message):
 
 @pytest.mark.parametrize("width", [80, 100, 160])
 def test_the_terminal_table_fits_the_terminal_without_breaking_a_header_word(workdir, width, monkeypatch):
-    """A long model path and two runs side by side: the compact table keeps whole words at any width, and
-    says which columns it left out (all of them are in report.md and with --wide)."""
-    from robustqa.reporting.tables import COMPACT_COLUMNS
+    """A long model path and two runs side by side: the headline table keeps whole words at any width, its
+    three answers always, and says which columns it left out (all of them are in report.md and with --wide)."""
+    from robustqa.reporting.headline import TERMINAL_COLUMNS
 
     variants = workdir / "variants.json"
     write_json(variants, perturbed_document(variants=True))
@@ -198,7 +198,8 @@ def test_the_terminal_table_fits_the_terminal_without_breaking_a_header_word(wor
     assert all(len(line) <= width for line in lines), max(lines, key=len)
     header_rows = [[cell.strip() for cell in line.strip("┃").split("┃")] for line in lines if line.startswith("┃")]
     headers = {"\n".join(column).strip() for column in zip(*header_rows)}  # each column's header, line by line
-    # every header is one of the compact columns, whole: a header word broken across lines would not match
-    assert headers <= set(COMPACT_COLUMNS), headers - set(COMPACT_COLUMNS)
-    assert len(headers) >= (5 if width >= 80 else 2)
+    # every header is one of the headline columns, whole: a header word broken across lines would not match
+    assert headers <= set(TERMINAL_COLUMNS), headers - set(TERMINAL_COLUMNS)
+    assert set(TERMINAL_COLUMNS[:4]) <= headers  # the model and its three answers
+    assert "| ---" not in table  # a terminal table, not markdown
     assert str(workdir) not in table  # short model names: the folder's name, not its path

@@ -120,7 +120,7 @@ def test_report_puts_every_shift_in_one_table_and_one_chart_with_cost(runs, tmp_
     ]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    text = out.read_text()
+    text = out.read_text().split("## Official SQuAD EM/F1")[1]  # the official table, after the three answers
     assert "official SQuAD EM/F1, each run under its own rules (in the Shift column)" in text
     header = next(line for line in text.splitlines() if line.startswith("| Model |"))
     assert header.endswith("| Shift | Comparison | Params | Windows/s | ms/question | Device |")
@@ -138,7 +138,7 @@ def test_report_puts_every_shift_in_one_table_and_one_chart_with_cost(runs, tmp_
     ) in rows[0]
     assert "| addsent@1 (SQuAD v1.1) | paired: each clean question's worst copy (authors' protocol) |" in rows[2]
     assert f"| squad-shifts@1 (SQuAD v1.1) | unpaired: new questions vs clean SQuAD of addsent: {MODEL} |" in rows[3]
-    assert all(" [" in row.split("|")[7] for row in rows)  # every ΔF1 cell has its interval
+    assert all(" [" in row.split("|")[8] for row in rows)  # every ΔF1 cell has its interval
     for png in (out.with_suffix(".png"), cost_chart):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     figure = headline_figure(model_rows([load_run(runs[name]) for name in ("qads", "addsent", "nyt")]))

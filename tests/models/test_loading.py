@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from robustqa.errors import ModelLoadError
+from robustqa.errors import InputError, ModelLoadError
 from robustqa.evaluation.inference import InferenceSettings, QAModelRunner
 from robustqa.evaluation.models import (
     MODEL_ALIASES,
@@ -203,3 +203,39 @@ def test_int8_with_autocast_is_refused_up_front() -> None:
         with pytest.raises(InputError, match="int8 cannot run under"):
             InferenceSettings(int8=True, precision=precision)
     assert InferenceSettings(int8=True, precision="auto").int8 and InferenceSettings(int8=True, precision="fp32").int8
+
+
+def test_a_folder_s_slug_follows_its_fingerprint_not_its_spelling(
+    tiny_models: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    folder = tiny_models["bert"]
+    monkeypatch.chdir(folder.parent)
+    spellings = [
+        str(folder),
+        f"{folder}/",
+        f"./{folder.name}",
+        folder.name,
+        f"{folder.parent}/../{folder.parent.name}/{folder.name}",
+    ]
+    slugs = {model_slug(spelling) for spelling in spellings}
+    assert len(slugs) == 1
+    (slug,) = slugs
+    assert slug.startswith(f"{folder.name}-") and len(slug) == len(folder.name) + 7
+    copy = Path(shutil.copytree(folder, tmp_path / folder.name))
+    assert model_slug(str(copy)) == slug  # the same model elsewhere: the same run folder and caches
+    weights = next(p for p in copy.iterdir() if p.suffix in {".safetensors", ".bin"})
+    weights.write_bytes(weights.read_bytes()[:-8] + b"\x00" * 8)
+    assert model_slug(str(copy)) != slug  # other weights in a folder of the same name: another run folder
+
+
+def test_two_spellings_of_one_folder_share_the_default_run_folder(tiny_models: dict[str, Path]) -> None:
+    from robustqa.evaluation.run import default_run_folder
+
+    folder = tiny_models["bert"]
+    assert default_run_folder([str(folder)], "set") == default_run_folder([f"{folder}/"], "set")
+    with pytest.raises(InputError, match="given twice"):
+        from robustqa.evaluation.run import resolve_models
+
+        resolve_models([str(folder), f"{folder}/"], trust_remote_code=False)

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 import perturbations
 from perturbations import TextToPerturb, apply_edits, get_recipe, search_space
-from perturbations.constraints.models import LanguageModelFit, nearest_sentence, prefix_for
+from perturbations.constraints.model_rules import LanguageModelFit, nearest_sentence, prefix_for
 from perturbations.errors import LanguageModelError, MissingExtraError, RecipeParameterError
 from perturbations.language_model import CausalLM, _document_start, resolve
 from perturbations.lm_scores import forget_scorers, register_scorer, scores_for

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from perturbations import TextToPerturb, get_recipe, search_space
-from perturbations.constraints.models import LanguageModelFit, prefix_for
+from perturbations.constraints.model_rules import LanguageModelFit, prefix_for
 from perturbations.language_model import CausalLM, resolve
 from perturbations.lm_scores import forget_scorers, scores_for
 from robustqa.build import build_dataset

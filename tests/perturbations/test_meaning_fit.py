@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 import perturbations
 from perturbations import TextToPerturb, get_recipe
-from perturbations.constraints.models import SIMILARITY, LanguageModelFit, MeaningKept
+from perturbations.constraints.model_rules import SIMILARITY, LanguageModelFit, MeaningKept
 from perturbations.errors import LanguageModelError, RecipeParameterError
 from perturbations.lm_scores import register_scorer
 from perturbations.score_table import forget_scorers

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from perturbations.constraints.models import similarities_for
+from perturbations.constraints.model_rules import similarities_for
 from perturbations.score_table import forget_scorers
 from perturbations.sentence_encoder import SentenceEncoder, resolve_encoder
 

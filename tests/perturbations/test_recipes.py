@@ -51,6 +51,7 @@ def test_registry_lists_every_recipe_version_sorted() -> None:
         "qads-nouns@2.0",
         "qads-strict@2.0",
         "qads-strictest@2.0",
+        "spelling@1",
     ]
     for r in list_recipes():
         assert r.version and r.citation and r.fields <= {"question", "context"}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import perturbations.transformation as transformation_module
+import perturbations.synonyms as transformation_module
 from perturbations import RecipeParameterError, get_recipe
 from perturbations.lexicon import lemma_of, wn_pos
 from perturbations.vetted import VettedTable, table_names, vetted_table

@@ -1,5 +1,5 @@
-"""No runtime import cycle among the modules of `robustqa/` and `perturbations/`, and the engine imports
-nothing of the application.
+"""No runtime import cycle among the modules of `robustqa/` and `perturbations/`, none among their folders,
+and the engine imports nothing of the application.
 
 The graph is read from the source (AST), so it sees imports inside functions as well as at the top, and
 leaves out those under `if TYPE_CHECKING:` (they never run). Importing `a.b.c` runs the packages `a` and
@@ -10,6 +10,7 @@ importer's own packages, which are already running).
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,96 @@ def test_no_import_cycle_even_for_type_checking() -> None:
     assert not found, "import cycles counting TYPE_CHECKING imports: " + "; ".join(
         " -> ".join(a_cycle(graph, c)) for c in found
     )
+
+
+# The folders of the application, lowest first: a folder imports only folders before it (and its own modules).
+# review/ certifies a set and knows nothing of runs; reporting/ renders finished runs (the transfer matrix
+# included) and reads review status; evaluation/ runs models and writes the run folder with its report;
+# attack/ searches with a model and reports what it found; cli/ is above everything.
+LAYERS = (
+    "robustqa",
+    "robustqa.hf_metric",
+    "robustqa.hf_metric.robustqa_squad",
+    "robustqa.importers",
+    "robustqa.runs",
+    "robustqa.review",
+    "robustqa.reporting",
+    "robustqa.evaluation",
+    "robustqa.attack",
+    "robustqa.cli",
+)
+
+
+def folder_of(module: str, modules: dict[str, Path]) -> str:
+    """The folder (as a dotted package) a module's file is in. The engine's `constraints/` counts as the
+    engine itself: it splits the constraint classes by kind, between the engine's lower modules (records,
+    lexicon) and its upper ones (transformations, engine), an order the module-level test checks."""
+    folder = ".".join(modules[module].relative_to(REPO).parent.parts)
+    return "perturbations" if folder.startswith("perturbations") else folder
+
+
+def folder_graph(root: Path = REPO, packages: tuple[str, ...] = PACKAGES) -> dict[str, set[str]]:
+    """folder -> the other folders its modules import (TYPE_CHECKING and function-level imports count)."""
+    modules = module_files(root, packages)
+    graph: dict[str, set[str]] = {}
+    for module, targets in import_graph(root, packages, runtime_only=False).items():
+        here = folder_of(module, modules)
+        graph.setdefault(here, set()).update(folder_of(t, modules) for t in targets)
+        graph[here].discard(here)
+    return graph
+
+
+def test_no_import_cycle_among_folders() -> None:
+    """The module test misses a loop through two folders made of different modules (reporting -> attack's
+    transfer matrix while attack's writer imports reporting); this one does not."""
+    graph = folder_graph()
+    found = cycles(graph)
+    assert not found, "import cycles among folders: " + "; ".join(" -> ".join(a_cycle(graph, c)) for c in found)
+
+
+def test_every_folder_imports_only_the_layers_below_it() -> None:
+    graph = folder_graph()
+    application = {folder for folder in graph if folder.split(".")[0] == "robustqa"}
+    assert application == set(LAYERS), f"folders not placed in LAYERS: {sorted(application ^ set(LAYERS))}"
+    upward = {
+        folder: sorted(t for t in targets if t in LAYERS and LAYERS.index(t) > LAYERS.index(folder))
+        for folder, targets in graph.items()
+        if folder in LAYERS
+    }
+    assert not {f: t for f, t in upward.items() if t}, f"imports of a higher layer: {upward}"
+
+
+def test_library_code_imports_nothing_of_the_command_line() -> None:
+    """Only the CLI prints and parses flags: no folder but cli/ imports it (a command borrowing another
+    command's module for library logic is the smell this catches inside cli/ as well)."""
+    graph = import_graph(runtime_only=False)
+    offending = {m: sorted(t for t in ts if t.startswith("robustqa.cli")) for m, ts in graph.items()}
+    outside = {m: t for m, t in offending.items() if t and not m.startswith("robustqa.cli")}
+    assert not outside, f"library modules importing the CLI: {outside}"
+    commands = {m for m in graph if m.startswith("robustqa.cli.") and m.endswith(("_cmd", "_cmds"))}
+    borrowed = {m: sorted(t for t in graph[m] if t in commands) for m in commands}
+    assert not {m: t for m, t in borrowed.items() if t}, f"command modules importing one another: {borrowed}"
+
+
+def test_the_folder_graph_finds_a_loop_through_two_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "pkg"
+    for sub in ("a", "b"):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "a" / "one.py").write_text("from pkg.b import two\n")
+    (package / "a" / "three.py").write_text("")
+    (package / "b" / "two.py").write_text("def f():\n    from pkg.a import three\n")
+    monkeypatch.setattr(sys.modules[__name__], "REPO", tmp_path)
+    graph = folder_graph(tmp_path, ("pkg",))
+    assert graph["pkg.a"] == {"pkg.b"} and graph["pkg.b"] == {"pkg.a"}
+    assert cycles(graph) == [["pkg.a", "pkg.b"]]  # no module cycle: one -> two -> three
+    assert not cycles(import_graph(tmp_path, ("pkg",)))
+
+
+def test_the_engine_knows_no_family_of_transformations() -> None:
+    """The engine asks the recipe's `Transformation`; WordNet, WSD and every family's module stay behind it, so
+    a new family (an embedding's neighbours) is one new module and no edit of engine.py."""
+    families = {"lexicon", "wsd", "wordnet_facts", "synonyms", "vetted", "spelling", "store"}
+    imported = import_graph(runtime_only=False)["perturbations.engine"]
+    assert not {m for m in imported if m.removeprefix("perturbations.") in families}

@@ -27,8 +27,8 @@ import pytest
 from click.testing import CliRunner
 
 from robustqa.cli import cli
+from robustqa.review.agreement import cohen_kappa, compute_stats
 from robustqa.review.decisions import FORMAT, FORMAT_VERSION, read_decisions
-from robustqa.review.stats import cohen_kappa, compute_stats
 from robustqa.stats import wilson_interval
 
 SHA = "ab" * 32

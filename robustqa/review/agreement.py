@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from robustqa.edits import COARSE_POS, coarse_pos
 from robustqa.errors import InputError
 from robustqa.render import text_table
-from robustqa.reporting.edits import COARSE_POS, coarse_pos
 from robustqa.review.decisions import (
     ACCEPTED,
     MEANING_CHANGED,

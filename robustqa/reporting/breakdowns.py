@@ -1,0 +1,185 @@
+"""Which edits break it? The answerable estimands per group of edits, with unanswerable questions apart.
+
+Each breakdown groups the *variants* (examples.jsonl lines) of the changed questions: by edit kind, part of
+speech, substitution pair and how common the new word is (a variant counts in the group of each of its
+edits), by where the edit sits in the question, and by the question's wh-word. Within a group every question
+is scored by its worst variant in that group, so each row is `robustqa.estimands.answerable` on fewer lines:
+n, flip rate and ΔF1 with their intervals. Unanswerable questions get their own rows (the abstention change),
+never mixed in. Rows are ranked so that effects whose interval excludes zero come first; a group of fewer than
+`MIN_PLOTTED` questions is named but not plotted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from robustqa.edits import coarse_pos
+from robustqa.estimands import MIN_PLOTTED, Line, abstention_change, answerable, rate_text, with_ci
+from robustqa.reporting.analysis import question_type
+
+UNCLASSIFIED = "unclassified"
+FREQUENCY_BANDS = ("common (Zipf ≥ 4)", "uncommon (Zipf 3-4)", "rare (Zipf < 3)")
+
+
+def _subs(example: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(example.get("substitutions") or ())
+
+
+def _kind(example: Mapping[str, Any]) -> list[str]:
+    """The edit kinds of the variant (`kind` of each substitution; runs made before kinds: unclassified)."""
+    return sorted({str(s.get("kind") or UNCLASSIFIED) for s in _subs(example)})
+
+
+def _pos(example: Mapping[str, Any]) -> list[str]:
+    return sorted({coarse_pos(str(s.get("pos", ""))) for s in _subs(example)})
+
+
+def _pair(example: Mapping[str, Any]) -> list[str]:
+    return sorted({f"{str(s['original']).lower()} → {str(s['replacement']).lower()}" for s in _subs(example)})
+
+
+def frequency_band(word: str) -> str:
+    """How common the new word is: wordfreq's Zipf frequency in three bands ("unknown" without wordfreq)."""
+    from perturbations.errors import MissingPackageError
+    from perturbations.frequency import zipf
+
+    try:
+        value = zipf(word.lower())
+    except MissingPackageError:
+        return "unknown"
+    return FREQUENCY_BANDS[0] if value >= 4 else FREQUENCY_BANDS[1] if value >= 3 else FREQUENCY_BANDS[2]
+
+
+def _frequency(example: Mapping[str, Any]) -> list[str]:
+    return sorted({frequency_band(str(s["replacement"])) for s in _subs(example)})
+
+
+def _position(example: Mapping[str, Any]) -> list[str]:
+    """Where each edit starts in the question: its first, middle or last third (by characters)."""
+    length = max(1, len(str(example.get("question", ""))))
+    thirds = ("first third", "middle third", "last third")
+    return sorted({thirds[min(2, 3 * int(s.get("start", 0)) // length)] for s in _subs(example)})
+
+
+def _question_word(example: Mapping[str, Any]) -> list[str]:
+    return [question_type(str(example.get("question", "")))]
+
+
+# name -> (title, the groups of one variant)
+BREAKDOWNS: dict[str, tuple[str, Callable[[Mapping[str, Any]], list[str]]]] = {
+    "kind": ("edit kind", _kind),
+    "pos": ("part of speech of the edited word", _pos),
+    "frequency": ("how common the new word is", _frequency),
+    "question_word": ("question word", _question_word),
+    "position": ("where the edit is in the question", _position),
+    "pair": ("substitution pair", _pair),
+}
+
+
+def _groups(examples: Iterable[Mapping[str, Any]], by: str) -> dict[str, list[Mapping[str, Any]]]:
+    if by not in BREAKDOWNS:
+        raise ValueError(f"unknown breakdown {by!r}; choose from {', '.join(BREAKDOWNS)}")
+    grouper = BREAKDOWNS[by][1]
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for example in examples:
+        if example.get("perturbed_exact") is None or not example.get("changed", True):
+            continue
+        for name in grouper(example):
+            groups.setdefault(name, []).append(example)
+    return groups
+
+
+def _significant(interval: Any) -> bool:
+    return bool(interval) and (interval[0] > 0 or interval[1] < 0)
+
+
+def answerable_rows(
+    examples: Iterable[Mapping[str, Any]], by: str, *, resamples: int, seed: int
+) -> list[dict[str, Any]]:
+    """One row per group of the changed answerable questions: n, ΔF1 worst of K and flip rate with intervals,
+    ranked: effects whose ΔF1 or flip-rate interval excludes zero first, then the largest drop."""
+    rows = []
+    for name, group in _groups(examples, by).items():
+        lines = [Line.from_example(e) for e in group if e.get("answerable", True)]
+        result = answerable(lines, resamples=resamples, seed=seed)
+        if result is None:
+            continue
+        worst, flips = result["worst"], result["flips"]
+        rows.append(
+            {
+                "group": name,
+                "questions": result["questions"],
+                "variants": result["variants"],
+                "drop_f1": worst["f1"],
+                "drop_f1_ci": worst["f1_ci"],
+                "flip_rate": flips["rate"],
+                "flip_rate_ci": flips["rate_ci"],
+                "flipped": flips["flipped"],
+                "right_on_clean": flips["right_on_clean"],
+                "significant": _significant(worst["f1_ci"]),
+                "plotted": result["questions"] >= MIN_PLOTTED,
+            }
+        )
+    rows.sort(key=lambda r: (not r["significant"], not r["plotted"], r["drop_f1"], -r["questions"], r["group"]))
+    return rows
+
+
+def unanswerable_rows(
+    examples: Iterable[Mapping[str, Any]], by: str, *, resamples: int, seed: int
+) -> list[dict[str, Any]]:
+    """One row per group of the changed unanswerable questions: n and the abstention change with its interval."""
+    rows = []
+    for name, group in _groups(examples, by).items():
+        lines = [Line.from_example(e) for e in group if not e.get("answerable", True)]
+        result = abstention_change(lines, resamples=resamples, seed=seed)
+        if result is None:
+            continue
+        rows.append(
+            {
+                "group": name,
+                "questions": result["questions"],
+                "abstention_clean": result["clean"],
+                "abstention_perturbed": result["perturbed"],
+                "abstention_shift": result["shift"],
+                "abstention_shift_ci": result["shift_ci"],
+                "significant": _significant(result["shift_ci"]),
+                "plotted": result["questions"] >= MIN_PLOTTED,
+            }
+        )
+    rows.sort(key=lambda r: (not r["significant"], not r["plotted"], -r["abstention_shift"], r["group"]))
+    return rows
+
+
+ANSWERABLE_COLUMNS = ("Group", "Answerable questions", "ΔF1 worst of K [95% CI]", "Flip rate [95% CI]")
+UNANSWERABLE_COLUMNS = ("Group", "Unanswerable questions", "Abstention clean → variant", "Abstention Δ [95% CI]")
+
+
+def _name(row: Mapping[str, Any]) -> str:
+    marks = ("*" if row["significant"] else "") + ("" if row["plotted"] else f" (under {MIN_PLOTTED}: not plotted)")
+    return f"{row['group']}{marks}"
+
+
+def answerable_cells(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    return [
+        {
+            "Group": _name(r),
+            "Answerable questions": str(r["questions"]),
+            "ΔF1 worst of K [95% CI]": with_ci(r["drop_f1"], r["drop_f1_ci"]),
+            "Flip rate [95% CI]": rate_text({"rate": r["flip_rate"], "rate_ci": r["flip_rate_ci"]})
+            + (f" ({r['flipped']}/{r['right_on_clean']})" if r["right_on_clean"] else ""),
+        }
+        for r in rows
+    ]
+
+
+def unanswerable_cells(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    return [
+        {
+            "Group": _name(r),
+            "Unanswerable questions": str(r["questions"]),
+            "Abstention clean → variant": f"{r['abstention_clean']:.1f}% → {r['abstention_perturbed']:.1f}%",
+            "Abstention Δ [95% CI]": with_ci(r["abstention_shift"], r["abstention_shift_ci"]),
+        }
+        for r in rows
+    ]
