@@ -31,8 +31,9 @@ def article_sha256(contexts: Iterable[str]) -> str:
 
 
 def article_hash(article: Article) -> str:
-    """`article_sha256` of an article's clean text (a perturbed file's original contexts)."""
-    return article_sha256(p.original_context for p in article.paragraphs)
+    """`article_sha256` of an article's clean text (a perturbed file's original contexts), each context once: a
+    training file with variants may hold a paragraph's text again, rewritten, in a paragraph of its own."""
+    return article_sha256(dict.fromkeys(p.original_context for p in article.paragraphs))
 
 
 @dataclass(frozen=True)

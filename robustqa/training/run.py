@@ -2,12 +2,13 @@
 
 The output folder is an ordinary `save_pretrained` folder (model and tokenizer), so `robustqa eval` and
 `robustqa attack` load it like any other; beside the weights it holds the run's signature
-(`robustqa-train-signature.txt`, written before the first step, so a re-run can tell its own checkpoints from
-another run's), the training log (`training-log.jsonl`, one line per logging step) and the training-data
-record (`robustqa-training.json`, `record.py`). Checkpoints (`checkpoint-N/`) are written every
-`save_steps` steps; running the same command again resumes from the newest one, and because `Trainer`
-restores the optimizer, scheduler, data order and random states, the result is the weights an uninterrupted
-run gives. `torchrun` / `accelerate launch` work as `Trainer` supports them.
+(`robustqa-train-signature.txt`, written before the first step, so a re-run can tell its own checkpoints
+from another run's), the training log (`training-log.jsonl`, one line per logging step) and the
+training-data record (`robustqa-training.json`, `robustqa.provenance`: eval reads it to warn of overlap).
+Checkpoints (`checkpoint-N/`) are written every `save_steps` steps; running the same command again resumes
+from the newest one, and because `Trainer` restores the optimizer, scheduler, data order and random states,
+the result is the weights an uninterrupted run gives. `torchrun` / `accelerate launch` work as `Trainer`
+supports them.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from robustqa.errors import InputError, OutputError
 from robustqa.evaluation.inference import DEVICES, PRECISIONS, _max_positions
 from robustqa.evaluation.models import ModelSpec, load_model_and_tokenizer
 from robustqa.outputs import write_text_atomic
+from robustqa.provenance import training_record, write_training_record
 from robustqa.signature import TRAIN, Signature
 from robustqa.squad import SquadDataset
 from robustqa.training.features import training_features
-from robustqa.training.record import write_training_record
 
 SIGNATURE_NAME = "robustqa-train-signature.txt"
 LOG_NAME = "training-log.jsonl"
@@ -258,7 +259,7 @@ def train(
         tokenizer.save_pretrained(str(folder))
         log = list(trainer.state.log_history)
         write_text_atomic(folder / LOG_NAME, "".join(json.dumps(entry) + "\n" for entry in log))
-        write_training_record(folder, data.dataset, signature.format())
+        write_training_record(folder, training_record(data.dataset, signature.format()))
         (folder / "robustqa-train-settings.json").write_text(json.dumps(asdict(settings), indent=2) + "\n")
     else:
         log = []

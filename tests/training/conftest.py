@@ -10,9 +10,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "models"))
 
-from tiny import ARCHITECTURES, build_tiny_model
+sys.path.insert(0, str(Path(__file__).parent))
 
-SAMPLE = Path(__file__).parents[2] / "robustqa" / "data" / "squad2-sample.json"
+from rqa_trainhelpers import SAMPLE
+
+from tiny import ARCHITECTURES, build_tiny_model
 
 
 @pytest.fixture(scope="session")

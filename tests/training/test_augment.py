@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import SAMPLE
+from rqa_trainhelpers import SAMPLE
 
 from robustqa.cli import cli
 from robustqa.hf_export import rows_to_document

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import SAMPLE
+from rqa_trainhelpers import SAMPLE
 
 from robustqa.errors import InputError
 from robustqa.evaluation.inference import build_windows

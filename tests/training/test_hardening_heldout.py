@@ -9,8 +9,8 @@ from pathlib import Path
 
 import perturbations  # noqa: F401  (the benchmark's imports below need the repository on the path)
 from robustqa.augment import augment_with_document
+from robustqa.provenance import training_record
 from robustqa.squad import parse_squad
-from robustqa.training.record import training_record
 
 REPO = Path(__file__).parents[2]
 
@@ -47,7 +47,7 @@ def test_neither_training_set_holds_a_held_out_question_or_variant(squad_half_pa
     assert len(parse_squad(clean)) == 4584
     assert len(parse_squad(augmented)) > 4584
     # the record a trained folder carries names none of them either
-    titles = {a["title"] for a in training_record(parse_squad(augmented), "sig")["articles"]}
+    titles = {a.title for a in training_record(parse_squad(augmented), "sig").articles}
     assert not titles & set(hardening.HELDOUT_TITLES)
     # even given the whole certified file, the augmenter adds only variants of the training questions
     everything = parse_squad(augment_with_document(parse_squad(clean), certified).document)

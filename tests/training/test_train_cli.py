@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import SAMPLE
+from rqa_trainhelpers import SAMPLE
 
 from robustqa.cli import cli
-from robustqa.training.record import RECORD_FORMAT, RECORD_NAME, article_hash
+from robustqa.provenance import TRAINING_FORMAT as RECORD_FORMAT
+from robustqa.provenance import TRAINING_RECORD as RECORD_NAME
+from robustqa.provenance import article_sha256
 
 from tiny import ARCHITECTURES
 
@@ -38,7 +40,7 @@ def test_train_writes_a_folder_eval_loads(tiny_models, tmp_path, arch):
     assert record["signature"] == (out / "robustqa-train-signature.txt").read_text().strip()
     assert [a["title"] for a in record["articles"]] == [a["title"] for a in document["data"]]
     first = document["data"][0]
-    assert record["articles"][0]["sha256"] == article_hash([p["context"] for p in first["paragraphs"]])
+    assert record["articles"][0]["sha256"] == article_sha256([p["context"] for p in first["paragraphs"]])
     assert "base:" in record["signature"] and "train:" in record["signature"] and "seed:13" in record["signature"]
     assert "precision:fp32" in record["signature"]  # "auto" as it ran on this CPU
     log = [json.loads(line) for line in (out / "training-log.jsonl").read_text().splitlines()]
