@@ -11,18 +11,22 @@ from typing import Any
 import click
 
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
-from robustqa.cli.build_cmds import _RECIPE_HELP
 
 FORMATS = ("squad", "hf")
+_RECIPE_HELP = "recipe whose variants to add: name, or name@version (see `robustqa recipes`)"
 _FORMAT_HELP = "squad: one SQuAD 2.0 JSON file; hf: a Hugging Face `datasets` folder (save_to_disk), flat columns"
 _CERTIFIED_HELP = "take the variants from the packaged certified set (reviewed variants of its 16 articles)"
-_VARIANTS_FILE_HELP = "take the variants from this file (a build-dataset --variants or certified file, by source_id)"
+_VARIANTS_FILE_HELP = (
+    "take the variants from this file (a build-dataset --variants or reviewed file, by source_id) or packaged set "
+    "(certified@1)"
+)
 
 
 def _variants_source(recipe: str | None, certified: bool, variants_file: str | None) -> tuple[str, Any]:
-    """('recipe', Recipe) or ('file', path): where the variants come from; at most one source."""
+    """('recipe', Recipe) or ('file', path): where the variants come from; at most one source. A variants file
+    may name a packaged set (`certified@1`)."""
     import perturbations
-    from robustqa.packaged import get_set
+    from robustqa.packaged import PACKAGED_SETS, get_set
 
     given = [
         name
@@ -34,6 +38,8 @@ def _variants_source(recipe: str | None, certified: bool, variants_file: str | N
     if certified:
         return "file", get_set().perturbed_path
     if variants_file:
+        if variants_file in PACKAGED_SETS or variants_file == get_set().name:
+            return "file", get_set(variants_file).perturbed_path
         return "file", Path(variants_file)
     return "recipe", perturbations.get_recipe(recipe or DEFAULT_RECIPE)
 
@@ -131,7 +137,7 @@ def _check_free(output: Path, fmt: str) -> None:
     "augment_with",
     default=None,
     metavar="RECIPE",
-    help="add RECIPE's variants ('certified': the certified set's)",
+    help="add RECIPE's variants ('certified' or 'certified@1': a packaged set's reviewed variants)",
 )
 @click.option(
     "--variants", type=click.IntRange(min=1), default=None, metavar="K", help="variants per question for --augment"
@@ -178,14 +184,15 @@ def train(
     spec = resolve_model(model, trust_remote_code=trust_remote_code)
     train_settings = TrainSettings(**settings)
     if augment_with:
+        from robustqa.packaged import get_set
+
+        packaged = augment_with.split("@")[0] == get_set().name
         source = (
-            _variants_source(None, True, None)
-            if augment_with.split("@")[0] == "certified"
-            else _variants_source(augment_with, False, None)
+            _variants_source(None, False, augment_with) if packaged else _variants_source(augment_with, False, None)
         )
         result, _ = augmented(train_path, source, variants, settings["seed"])
         dataset = parse_squad(result.document, path=train_path)
-        ident = "certified@1" if source[0] == "file" else source[1].ident
+        ident = get_set(augment_with).ident if packaged else source[1].ident
     else:
         dataset, ident = load_squad(train_path, check_answers=True), None
     data = TrainData(dataset, data_hash(Path(train_path).read_bytes()), ident, variants)

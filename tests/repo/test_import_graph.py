@@ -222,6 +222,7 @@ LAYERS = (
     "robustqa.review",
     "robustqa.reporting",
     "robustqa.evaluation",
+    "robustqa.training",
     "robustqa.attack",
     "robustqa.cli",
 )

@@ -13,7 +13,11 @@ from robustqa.cli import cli
 from robustqa.hf_export import rows_to_document
 from robustqa.squad import load_squad
 
-CERTIFIED = Path(__file__).parents[2] / "robustqa" / "data" / "certified" / "certified-v1.json"
+
+def _certified_file() -> Path:
+    from robustqa.packaged import get_set
+
+    return get_set().perturbed_path
 
 
 def _augment(*args: str):
@@ -31,7 +35,9 @@ def _span_safe(document: dict) -> None:
             assert paragraph["context"][start : start + len(answer["text"])] == answer["text"], qa["id"]
 
 
-@pytest.mark.parametrize("source", [("--recipe", "qads", "--variants", "2"), ("--certified",)])
+@pytest.mark.parametrize(
+    "source", [("--recipe", "qads", "--variants", "2"), ("--certified",), ("--variants-file", "certified@1")]
+)
 def test_augment_is_span_safe_and_the_same_in_both_formats(tmp_path, source):
     squad, hf = tmp_path / "augmented.json", tmp_path / "augmented-hf"
     first = _augment("--input", str(SAMPLE), "--output", str(squad), *source)
@@ -96,5 +102,7 @@ def test_certified_variants_come_only_for_the_input_questions(tmp_path):
     ids = {q["id"] for _, _, q in _questions(json.loads(SAMPLE.read_text()))}
     document = json.loads(out.read_text())
     assert {q.get("source_id", q["id"]) for _, _, q in _questions(document)} == ids
-    certified = {q["id"] for _, _, q in _questions(json.loads(CERTIFIED.read_text())) if q.get("source_id") in ids}
+    certified = {
+        q["id"] for _, _, q in _questions(json.loads(_certified_file().read_text())) if q.get("source_id") in ids
+    }
     assert {q["id"] for _, _, q in _questions(document)} - ids <= certified

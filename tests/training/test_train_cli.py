@@ -156,7 +156,7 @@ def test_a_folder_of_another_run_is_refused(tiny_models, tmp_path):
     assert "another training run" in line
 
 
-@pytest.mark.parametrize("augment", ["qads", "certified"])
+@pytest.mark.parametrize("augment", ["qads", "certified", "certified@1"])
 def test_train_with_variants_records_them(tiny_models, tmp_path, augment):
     out = tmp_path / "trained"
     result = train(tiny_models["bert"], out, "--steps", "1", "--augment", augment, "--variants", "1")
