@@ -20,10 +20,11 @@ from perturbations.constraints import (
     Soft,
     Stage,
 )
+from perturbations.constraints.judged import JudgeScore, judge_score
 from perturbations.engine import build_space, perturb_text
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation, TextToPerturb
-from perturbations.space import SearchSpace
+from perturbations.space import Replacement, SearchSpace
 from perturbations.transformation import Budget, WordNetSynonyms
 from perturbations.variants import text_of, variant_text
 
@@ -271,3 +272,55 @@ class Recipe:
         space = build_space(before, item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
         variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
         return item, text_of(space.tokens), variants
+
+
+@dataclass(frozen=True)
+class JudgedRecipe(Recipe):
+    """A recipe whose variants are its search space's one-word edits ranked by its `JudgeScore` rule, best
+    first: variant k writes the k-th best edit (the best again when there are fewer), and each substitution
+    record carries the judge's probability (`Substitution.judge`).
+
+    Why not the budget's draw: the engine's later variants sample words and synonyms at random, which is
+    right for a space whose candidates are all acceptable; here the judge has ranked them, so `--variants K`
+    keeps the K edits most likely to keep the meaning among those that clear the threshold."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not any(isinstance(c, JudgeScore) for c in self.constraints):
+            raise RecipeParameterError(f"recipe '{self.ident}' ranks by a judge but has no JudgeScore constraint")
+
+    def perturb(
+        self,
+        text: str,
+        *,
+        seed: int,
+        key: str,
+        frozen_spans: Sequence[tuple[int, int]] = (),
+        wsd_context: str | None = None,
+        consistent_with: Sequence[Perturbation] = (),
+        variant: int = 0,
+    ) -> Perturbation:
+        """As `Recipe.perturb`; the result does not depend on `seed` or `key` (no choice is random)."""
+        from perturbations.engine import apply_edits
+
+        space = self.search_space(
+            text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with
+        )
+        ranked = self.ranked(space)
+        if not ranked:
+            return apply_edits(space, {})
+        score, index, replacement = ranked[variant if variant < len(ranked) else 0]
+        done = apply_edits(space, {index: replacement})
+        subs = tuple(dataclasses.replace(s, judge=score) for s in done.substitutions)
+        return dataclasses.replace(done, substitutions=subs)
+
+    def ranked(self, space: SearchSpace) -> list[tuple[float, int, Replacement]]:
+        """Every edit of `space` with its judge score, best first (ties: earlier word, then the engine's order
+        of its replacements)."""
+        out = []
+        for position in space.all_positions:
+            for rank, replacement in enumerate(position.replacements):
+                score = judge_score(space.tokens, position.index, replacement.form, position.senses)
+                out.append((score, position.index, rank, replacement))
+        out.sort(key=lambda item: (-item[0], item[1], item[2]))
+        return [(score, index, replacement) for score, index, _rank, replacement in out]

@@ -27,6 +27,8 @@ class Substitution:
     `start`/`end` index the original text, `new_start`/`new_end` the perturbed text. `pos` is the Penn
     tag of the original word as tagged in its original sentence; `synset` the WordNet synset name the
     word-sense disambiguation chose (e.g. "situate.v.01"); `confidence` that method's score in [0, 1].
+    `judge` is the learned judge's probability that the edit keeps the meaning, for recipes that rank by it
+    (None otherwise, and then absent from the record's dict).
     """
 
     start: int
@@ -38,9 +40,10 @@ class Substitution:
     pos: str
     synset: str
     confidence: float
+    judge: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "start": self.start,
             "end": self.end,
             "new_start": self.new_start,
@@ -51,6 +54,9 @@ class Substitution:
             "synset": self.synset,
             "confidence": round(self.confidence, 6),
         }
+        if self.judge is not None:
+            out["judge"] = self.judge
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Substitution:
@@ -64,6 +70,7 @@ class Substitution:
             pos=str(data["pos"]),
             synset=str(data["synset"]),
             confidence=float(data["confidence"]),
+            judge=float(data["judge"]) if data.get("judge") is not None else None,
         )
 
 
