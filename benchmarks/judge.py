@@ -49,18 +49,16 @@ def curve_lines(name: str, rows: list[tj.Row], scores: np.ndarray) -> list[str]:
     return out
 
 
-def default_point(rows: list[tj.Row], questions: set[str]) -> str:
-    """qads@2.1 on the held-out questions, its edits matched by text to the judged candidates."""
+def recipe_point(recipe: str, rows: list[tj.Row], questions: set[str]) -> str:
+    """A recipe built on the held-out questions (one variant), its edits matched by text to the judged ones."""
     import perturbations
     from robustqa.build import build_dataset
     from robustqa.squad import load_squad
 
     document = build_dataset(
-        load_squad(SHARED / "squad" / "squad2-dev-heldout.json"), perturbations.get_recipe("qads@2.1"), seed=13
+        load_squad(SHARED / "squad" / "squad2-dev-heldout.json"), perturbations.get_recipe(recipe), seed=13
     ).document
-    edited_text = {}
-    for r in rows:
-        edited_text[(r.source_id, r.question[: r.start] + r.replacement + r.question[r.end :])] = r.label
+    label_of = {(r.source_id, r.question[: r.start] + r.replacement + r.question[r.end :]): r.label for r in rows}
     changed = matched = good = 0
     for a in document["data"]:
         for p in a["paragraphs"]:
@@ -68,23 +66,20 @@ def default_point(rows: list[tj.Row], questions: set[str]) -> str:
                 if qa["id"] not in questions or "original_question" not in qa:
                     continue
                 changed += 1
-                verdict = edited_text.get((qa["id"], qa["question"]))
+                verdict = label_of.get((qa["id"], qa["question"]))
                 if verdict is not None:
                     matched += 1
                     good += verdict
     return (
-        f"qads@2.1 (default recipe): changes {changed} of the {len(questions):,} questions "
-        f"({100 * changed / len(questions):.1f}% coverage); {matched} of its edits were judged, "
+        f"{recipe} built: changes {changed} of the {len(questions):,} questions "
+        f"({100 * changed / len(questions):.1f}% coverage); {matched} of its edits were among the judged ones, "
         f"{100 * good / max(matched, 1):.1f}% of those right"
     )
 
 
-def timed_build(recipe: str, cache: Path, out: Path, variants: int | None) -> tuple[float, float]:
-    """(wall seconds, peak resident MiB) of one `robustqa build-dataset` process."""
-    command = [*robustqa_command(), "build-dataset", "--input", str(HALF), "--output", str(out), "--recipe", recipe]
-    if variants:
-        command += ["--variants", str(variants)]
-    # a fresh parent per build, so that its children's peak is this build's alone
+def timed(command: list[str], cache: Path) -> tuple[float, float]:
+    """(wall seconds, peak resident MiB) of one process run with `cache` as its robustqa cache folder."""
+    # a fresh parent per run, so that its children's peak is this run's alone
     wrapper = (
         "import resource, subprocess, sys, time; t = time.perf_counter(); "
         "subprocess.run(sys.argv[1:], check=True, capture_output=True); "
@@ -98,10 +93,27 @@ def timed_build(recipe: str, cache: Path, out: Path, variants: int | None) -> tu
     return float(seconds), int(peak_kib) / 1024
 
 
+def speed(tmp: Path) -> None:
+    print("build-dataset on the 6,078 packaged questions (one process each, process start included; peak memory):")
+    for recipe, variants in (("qads@2.1", None), ("qads-judge@1", 3)):
+        command = [*robustqa_command(), "build-dataset", "--input", str(HALF), "--recipe", recipe]
+        command += ["--output", str(tmp / f"{recipe}.json"), *(["--variants", str(variants)] if variants else [])]
+        shown = recipe + (f" --variants {variants}" if variants else "")
+        for kind in ("cold", "cached"):
+            seconds, peak = timed(command, tmp / recipe.replace("@", "-"))
+            print(f"  {shown:<28} {kind:<7} {seconds:6.1f} s  {peak:7.0f} MiB")
+    command = [sys.executable, str(REPO / "benchmarks" / "build_speed.py"), "--child", "nlpaug", "--input", str(HALF)]
+    seconds, peak = timed(command, tmp / "nlpaug")
+    print(
+        f"  {'nlpaug SynonymAug(wordnet)':<28} {'-':<7} {seconds:6.1f} s  {peak:7.0f} MiB  (its augment loop, no file)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-speed", action="store_true", help="quality only")
     args = parser.parse_args()
+    import perturbations
     from perturbations.judge import load_judge
 
     with recorded(__file__):
@@ -148,16 +160,18 @@ def main() -> None:
                 print(
                     f"  judge probability [{lo:.1f}, {min(hi, 1):.1f}): {mask.sum():>5} edits, {100 * right:.1f}% right"
                 )
-        print(default_point(held_rows, questions))
+        threshold = perturbations.get_recipe("qads-judge@1").signature_fields()["judge_threshold"]
+        curve = tj.frontier(held_rows, scores, 1)
+        _, covered, precision, _ = min((c for c in curve if c[0] >= threshold), key=lambda c: c[0])
+        print(
+            f"judge at qads-judge@1's threshold ({threshold}): top pick {100 * precision:.1f}% right, "
+            f"{100 * covered:.1f}% of the questions covered"
+        )
+        for recipe in ("qads@2.1", "qads-judge@1"):
+            print(recipe_point(recipe, held_rows, questions))
         if not args.skip_speed:
-            print("build-dataset on the 6,078 packaged questions (one process each; peak resident memory):")
             with tempfile.TemporaryDirectory() as tmp:
-                for recipe, variants in (("qads@2.1", None), ("qads-judge@1", 3)):
-                    cache = Path(tmp) / recipe
-                    for kind in ("cold", "cached"):
-                        seconds, peak = timed_build(recipe, cache, Path(tmp) / f"{recipe}.json", variants)
-                        shown = recipe + (f" --variants {variants}" if variants else "")
-                        print(f"  {shown:<28} {kind:<7} {seconds:6.1f} s  {peak:7.0f} MiB")
+                speed(Path(tmp))
 
 
 if __name__ == "__main__":

@@ -485,7 +485,10 @@ def train(out: Path) -> None:
     curve = frontier(train_rows, calibrated, 1)
     for t in (0.8, 0.85, 0.9, 0.95):
         _, covered, precision, _ = min((c for c in curve if c[0] >= t), key=lambda c: c[0], default=(t, 0.0, 0.0, 0))
-        print(f"out of fold, probability >= {t}: top pick {100 * precision:.1f}% right at {100 * covered:.1f}% of questions", file=sys.stderr)
+        print(
+            f"out of fold, probability >= {t}: top pick {100 * precision:.1f}% right, {100 * covered:.1f}% covered",
+            file=sys.stderr,
+        )
     tables = tables_without(counts, allowed, None)
     document = {
         "format": "robustqa-judge-1",
