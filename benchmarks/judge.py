@@ -49,7 +49,7 @@ def curve_lines(name: str, rows: list[tj.Row], scores: np.ndarray) -> list[str]:
     return out
 
 
-def recipe_point(recipe: str, rows: list[tj.Row], questions: set[str]) -> str:
+def recipe_point(recipe: str, rows: list[tj.Row], questions: set[str]) -> tuple[str, float]:
     """A recipe built on the held-out questions (one variant), its edits matched by text to the judged ones."""
     import perturbations
     from robustqa.build import build_dataset
@@ -70,11 +70,12 @@ def recipe_point(recipe: str, rows: list[tj.Row], questions: set[str]) -> str:
                 if verdict is not None:
                     matched += 1
                     good += verdict
-    return (
+    line = (
         f"{recipe} built: changes {changed} of the {len(questions):,} questions "
         f"({100 * changed / len(questions):.1f}% coverage); {matched} of its edits were among the judged ones, "
         f"{100 * good / max(matched, 1):.1f}% of those right"
     )
+    return line, changed / len(questions)
 
 
 def timed(command: list[str], cache: Path) -> tuple[float, float]:
@@ -168,7 +169,14 @@ def main() -> None:
             f"{100 * covered:.1f}% of the questions covered"
         )
         for recipe in ("qads@2.1", "qads-judge@1"):
-            print(recipe_point(recipe, held_rows, questions))
+            line, coverage = recipe_point(recipe, held_rows, questions)
+            print(line)
+            if recipe == "qads@2.1":
+                print(
+                    f"  the judge's top pick at the same coverage ({100 * coverage:.1f}%): "
+                    f"{100 * tj.precision_at(curve, coverage):.1f}% right; the pair lookup's: "
+                    f"{100 * tj.precision_at(tj.frontier(held_rows, pair, 1), coverage):.1f}%"
+                )
         if not args.skip_speed:
             with tempfile.TemporaryDirectory() as tmp:
                 speed(Path(tmp))

@@ -284,6 +284,9 @@ class JudgedRecipe(Recipe):
     right for a space whose candidates are all acceptable; here the judge has ranked them, so `--variants K`
     keeps the K edits most likely to keep the meaning among those that clear the threshold."""
 
+    # the last text's search space and ranking (the same result as building them again, only faster)
+    _last: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         super().__post_init__()
         if not any(isinstance(c, JudgeScore) for c in self.constraints):
@@ -303,10 +306,15 @@ class JudgedRecipe(Recipe):
         """As `Recipe.perturb`; the result does not depend on `seed` or `key` (no choice is random)."""
         from perturbations.engine import apply_edits
 
-        space = self.search_space(
-            text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with
-        )
-        ranked = self.ranked(space)
+        asked = (text, tuple(frozen_spans), wsd_context, tuple(consistent_with))
+        if self._last and self._last[0] == asked:  # a build asks for a text's variants one after another
+            space, ranked = self._last[1], self._last[2]
+        else:
+            space = self.search_space(
+                text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with
+            )
+            ranked = self.ranked(space)
+            self._last[:] = [asked, space, ranked]
         if not ranked:
             return apply_edits(space, {})
         score, index, replacement = ranked[variant if variant < len(ranked) else 0]

@@ -450,7 +450,8 @@ def prepared(articles: Sequence[str] | None = None) -> tuple[list[Row], list[Edi
     source = json.loads(certify.SOURCE.read_text(encoding="utf-8"))
     paragraphs = {qa["id"]: p["context"] for a in source["data"] for p in a["paragraphs"] for qa in p["qas"]}
     edits = [edit_of(r, tagged, paragraphs) for r in rows]
-    print(f"{len(rows)} judged one-word edits ({skipped} edits of a repeated word left out)", file=sys.stderr)
+    note = f"{skipped} edits of a repeated word left out, all articles"
+    print(f"{len(rows)} judged one-word edits ({note})", file=sys.stderr)
     return rows, edits, count_tables(rows, edits)
 
 
