@@ -13,6 +13,7 @@ from test_recipe_pins import fingerprint
 import perturbations
 from perturbations.constraints.judged import JudgeScore
 from perturbations.judge import load_judge
+from perturbations.recipes import _judged_variant
 from robustqa.build import build_dataset
 from robustqa.squad import load_squad
 
@@ -55,7 +56,10 @@ def test_variants_are_the_best_judged_edits_best_first(built: dict) -> None:
 
 
 def test_reruns_and_workers_write_the_same_file(first_two: object, built: dict) -> None:
-    recipe = perturbations.get_recipe("qads-judge@1")
+    """Computed again, not read back: the stored variants are forgotten and the recipe is a fresh copy."""
+    _judged_variant.cache_clear()  # type: ignore[attr-defined]
+    recipe = perturbations.get_recipe("qads-judge@1", judge_threshold=0.9)
+    assert recipe is not perturbations.get_recipe("qads-judge@1")
     again = build_dataset(first_two, recipe, seed=13, variants=3, workers=2).document  # type: ignore[arg-type]
     assert json.dumps(again, sort_keys=True) == json.dumps(built, sort_keys=True)
 
