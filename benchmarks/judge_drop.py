@@ -17,13 +17,12 @@ import argparse
 import json
 from pathlib import Path
 
-from certified_drop import HELDOUT, MODELS, certified_heldout, evaluate
-
 from robustqa.stats import score_intervals
 
-from _common import REPO, recorded, run_robustqa
+from _common import HELDOUT, REPO, SHARED, certified_heldout, evaluate, recorded, run_robustqa
 
 RESAMPLES, SEED = 2000, 13
+MODELS = (SHARED / "models" / "minilm-squad2-mini", SHARED / "models" / "minilm-squad2-wiki")
 
 
 def restricted(path: Path, keep: set[str], out: Path) -> Path:

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # certify: the judgments and what each sheet showed
-import certify
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _study: the judgments and what each sheet showed
+import _study
 
 from perturbations.judge import (
     FEATURES,
@@ -68,9 +68,9 @@ def judged_rows() -> tuple[list[Row], int]:
     were left out because they change one word in several places (a word repeated in the question)."""
     from perturbations.text import tokenize
 
-    verdicts, _ = certify.certified_verdicts()
-    shown = certify.shown_variants()
-    source = json.loads(certify.SOURCE.read_text(encoding="utf-8"))
+    verdicts, _ = _study.certified_verdicts()
+    shown = _study.shown_variants()
+    source = json.loads(_study.SOURCE.read_text(encoding="utf-8"))
     article_of = {qa["id"]: a["title"] for a in source["data"] for p in a["paragraphs"] for qa in p["qas"]}
     rows, skipped = [], 0
     for variant_id in sorted(verdicts):
@@ -447,7 +447,7 @@ def prepared(articles: Sequence[str] | None = None) -> tuple[list[Row], list[Edi
     if articles is not None:
         rows = [r for r in rows if r.article in articles]
     tagged: dict[str, Any] = {}
-    source = json.loads(certify.SOURCE.read_text(encoding="utf-8"))
+    source = json.loads(_study.SOURCE.read_text(encoding="utf-8"))
     paragraphs = {qa["id"]: p["context"] for a in source["data"] for p in a["paragraphs"] for qa in p["qas"]}
     edits = [edit_of(r, tagged, paragraphs) for r in rows]
     note = f"{skipped} edits of a repeated word left out, all articles"
