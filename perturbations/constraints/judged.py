@@ -6,7 +6,8 @@ senses in context) and the pair's record in the certification review, which no h
 as a CONTEXT-stage constraint after the cheap gates it sees exactly the candidates a recipe would write, and
 its threshold is a calibrated probability, so `judge_threshold=0.9` keeps edits that about nine in ten
 times both reviewers kept. The judge's weights file is hashed into the recipe's parameters (and so into
-every signature); its scores are kept in the persistent lexicon cache under that hash.
+every signature, beside the hash of the data it was trained on); its scores are kept in the persistent lexicon
+cache under that hash.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ class JudgeScore(CandidateConstraint):
             raise RecipeParameterError(f"judge_threshold must be a probability in [0, 1], not {self.judge_threshold}")
 
     def parameters(self) -> dict[str, object]:
-        return super().parameters() | {"judge": load_judge().identity}
+        judge = load_judge()
+        return super().parameters() | {"judge": judge.identity, "judge_data": judge.data_hash}
 
     def describe(self) -> str:
         return (

@@ -36,7 +36,7 @@ def built(first_two: object) -> dict:
 def test_qads_judge_1_builds_exactly_the_published_data(built: dict) -> None:
     assert load_judge().identity == JUDGE_1
     assert fingerprint(built["data"]) == QADS_JUDGE_1_FIRST_TWO
-    assert f"|judge_threshold:0.9|judge:{JUDGE_1}|gates:" in built["signature"]
+    assert f"|judge_threshold:0.9|judge:{JUDGE_1}|judge_data:{load_judge().data_hash}|gates:" in built["signature"]
     assert "judge" in built["robustqa"]["summary"]["gates"]["rejected"]
 
 
