@@ -22,6 +22,8 @@ from typing import Any, NamedTuple
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("ROBUSTQA_SHARED", REPO.parent / "shared"))
 DOC = REPO / "docs" / "benchmarks.md"
+MODELS = (SHARED / "models" / "minilm-squad2-mini", SHARED / "models" / "minilm-squad2-wiki")
+HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"  # the four articles the shared models never saw
 # every benchmark runs from a checkout beside shared/: its packages and the NLTK data there, nothing installed
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("NLTK_DATA", str(SHARED / "nltk_data"))
@@ -375,3 +377,38 @@ class BareForward:
 
     def run(self) -> float:
         return forward_seconds(self.model, self.batches)
+
+
+def certified_heldout(work: Path) -> Path:
+    """The certified variants of the held-out questions, as their own perturbed file: `certified@1`, the set the
+    documented figures measure (its variants are `certified@2`'s; only the records' kinds differ)."""
+    from robustqa.packaged import get_set
+
+    heldout_ids = {
+        qa["id"]
+        for a in json.loads(HELDOUT.read_text(encoding="utf-8"))["data"]
+        for p in a["paragraphs"]
+        for qa in p["qas"]
+    }
+    document = json.loads(get_set("certified@1").perturbed_path.read_text(encoding="utf-8"))
+    data = []
+    for article in document["data"]:
+        paragraphs = [
+            dict(p, qas=[qa for qa in p["qas"] if qa["source_id"] in heldout_ids]) for p in article["paragraphs"]
+        ]
+        paragraphs = [p for p in paragraphs if p["qas"]]
+        if paragraphs:
+            data.append(dict(article, paragraphs=paragraphs))
+    path = work / "certified-heldout.json"
+    path.write_text(json.dumps(dict(document, data=data), ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def evaluate(model: Path, perturbed: Path, run_dir: Path, clean_cache_from: Path | None = None) -> dict[str, Any]:
+    """report.json's entry of `robustqa eval` on the held-out file and `perturbed`; the clean predictions depend
+    only on the clean file and the model, so they are taken from another run's cache when one is given."""
+    reuse_clean_predictions(run_dir, clean_cache_from)
+    run_robustqa(
+        "eval", model, "--clean", HELDOUT, "--perturbed", perturbed, "--output-dir", run_dir, "--quiet", "--overwrite"
+    )
+    return json.loads((run_dir / "report.json").read_text(encoding="utf-8"))["models"][0]

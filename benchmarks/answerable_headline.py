@@ -22,9 +22,7 @@ import argparse
 import os
 from pathlib import Path
 
-from certified_drop import HELDOUT, MODELS, certified_heldout
-
-from _common import REPO, recorded, run_robustqa
+from _common import HELDOUT, MODELS, REPO, certified_heldout, recorded, run_robustqa
 
 os.environ.setdefault("OMP_NUM_THREADS", "2")
 

@@ -31,45 +31,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import REPO, SHARED, recorded, reuse_clean_predictions, right_to_wrong, run_robustqa
+from _common import HELDOUT, MODELS, REPO, certified_heldout, evaluate, recorded, right_to_wrong, run_robustqa
 
-HELDOUT = SHARED / "squad" / "squad2-dev-heldout.json"
-MODELS = (SHARED / "models" / "minilm-squad2-mini", SHARED / "models" / "minilm-squad2-wiki")
 RECIPES = ("qads@1.1", "qads@2.0", "qads@2.1")
-
-
-def certified_heldout(work: Path) -> Path:
-    """The certified variants of the held-out questions, as their own perturbed file."""
-    from robustqa.packaged import get_set
-
-    heldout_ids = {
-        qa["id"]
-        for a in json.loads(HELDOUT.read_text(encoding="utf-8"))["data"]
-        for p in a["paragraphs"]
-        for qa in p["qas"]
-    }
-    document = json.loads(get_set("certified@1").perturbed_path.read_text(encoding="utf-8"))
-    data = []
-    for article in document["data"]:
-        paragraphs = [
-            dict(p, qas=[qa for qa in p["qas"] if qa["source_id"] in heldout_ids]) for p in article["paragraphs"]
-        ]
-        paragraphs = [p for p in paragraphs if p["qas"]]
-        if paragraphs:
-            data.append(dict(article, paragraphs=paragraphs))
-    path = work / "certified-heldout.json"
-    path.write_text(json.dumps(dict(document, data=data), ensure_ascii=False), encoding="utf-8")
-    return path
-
-
-def evaluate(model: Path, perturbed: Path, run_dir: Path, clean_cache_from: Path | None = None) -> dict[str, Any]:
-    """report.json's entry of `robustqa eval` on the held-out file and `perturbed`; the clean predictions depend
-    only on the clean file and the model, so they are taken from another run's cache when one is given."""
-    reuse_clean_predictions(run_dir, clean_cache_from)
-    run_robustqa(
-        "eval", model, "--clean", HELDOUT, "--perturbed", perturbed, "--output-dir", run_dir, "--quiet", "--overwrite"
-    )
-    return json.loads((run_dir / "report.json").read_text(encoding="utf-8"))["models"][0]
 
 
 def interval(value: float | None, ci: list[float] | None) -> str:

@@ -7,6 +7,7 @@ object with a new version, and the old one stays (so a published dataset can be 
 from __future__ import annotations
 
 from perturbations.constraints import Constraint, Soft
+from perturbations.constraints.judged import JudgeScore
 from perturbations.constraints.model_rules import LanguageModelFit, MeaningKept
 from perturbations.constraints.replacements import (
     Abbreviation,
@@ -55,9 +56,9 @@ from perturbations.constraints.words import (
     TagFitsWord,
     UncertainTag,
 )
-from perturbations.recipes import Recipe
+from perturbations.recipes import JudgedRecipe, Recipe
 from perturbations.spelling import SpellingVariants
-from perturbations.synonyms import VettedSynonyms, WordNetSynonyms
+from perturbations.synonyms import AnySynonyms, VettedSynonyms, WordNetSynonyms
 from perturbations.transformation import Budget
 
 
@@ -370,6 +371,21 @@ SPELLING_1 = Recipe(
     budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=3),
 )
 
+QADS_JUDGE_1 = JudgedRecipe(
+    name="qads-judge",
+    version="1",
+    fields=frozenset({"question"}),
+    citation=_QADS + " Judge 1: the candidates are every WordNet synonym of any sense of one content word (the space "
+    "the certified set's second review round drew from), common enough to read; a judge learned from the two "
+    "reviewers' judgments of 32,337 such edits (perturbations/data/judge-1.json, trained on 12 of the 16 articles "
+    "of the dev half, hashed in the signature) keeps those it finds likely to keep the meaning, best first.",
+    description="questions: one content word -> any WordNet synonym that a judge learned from reviewer judgments "
+    "scores >= 0.9 (calibrated probability that both reviewers keep it); variants best first",
+    transformation=AnySynonyms(),
+    constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5), JudgeScore()),
+    budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
+)
+
 # (recipe, whether it is its name's default version)
 BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_1_1, False),
@@ -389,4 +405,5 @@ BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_LM_2_2, True),
     (QADS_LM_STRICT_2_1, True),
     (SPELLING_1, True),
+    (QADS_JUDGE_1, True),
 )

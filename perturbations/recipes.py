@@ -8,6 +8,7 @@ buildable (`builtin_recipes.py`, `registry.py`).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,10 +21,12 @@ from perturbations.constraints import (
     Soft,
     Stage,
 )
+from perturbations.constraints.judged import JudgeScore, judge_score
 from perturbations.engine import build_space, perturb_text
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation, TextToPerturb
-from perturbations.space import SearchSpace
+from perturbations.space import Replacement, SearchSpace
+from perturbations.store import persistent
 from perturbations.transformation import Budget, Transformation
 from perturbations.variants import text_of, variant_text
 
@@ -271,3 +274,106 @@ class Recipe:
         space = build_space(before, item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
         variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
         return item, text_of(space.tokens), variants
+
+
+@dataclass(frozen=True)
+class JudgedRecipe(Recipe):
+    """A recipe whose variants are its search space's one-word edits ranked by its `JudgeScore` rule, best
+    first: variant k writes the k-th best edit (the best again when there are fewer), and each substitution
+    record carries the judge's probability (`Substitution.judge`).
+
+    Why not the budget's draw: the engine's later variants sample words and synonyms at random, which is
+    right for a space whose candidates are all acceptable; here the judge has ranked them, so `--variants K`
+    keeps the K edits most likely to keep the meaning among those that clear the threshold."""
+
+    # the last text's search space and ranking (the same result as building them again, only faster)
+    _last: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
+    # the hash of the recipe's whole composition, once computed: what its stored variants are kept under
+    _key: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not any(isinstance(c, JudgeScore) for c in self.constraints):
+            raise RecipeParameterError(f"recipe '{self.ident}' ranks by a judge but has no JudgeScore constraint")
+
+    def perturb(
+        self,
+        text: str,
+        *,
+        seed: int,
+        key: str,
+        frozen_spans: Sequence[tuple[int, int]] = (),
+        wsd_context: str | None = None,
+        consistent_with: Sequence[Perturbation] = (),
+        variant: int = 0,
+    ) -> Perturbation:
+        """As `Recipe.perturb`; the result does not depend on `seed` or `key` (no choice is random). Kept in
+        the persistent lexicon cache under the recipe's whole composition (the judge's hash included), so a
+        cached build reads its variants instead of building each text's space again."""
+        if not self._key:
+            parts = [
+                self.ident,
+                repr(self.transformation),
+                *(c.identity() for c in self.constraints),
+                repr(self.budget),
+            ]
+            self._key.append(hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:16])
+            _JUDGED[self._key[0]] = self
+        digest = hashlib.sha256(wsd_context.encode("utf-8")).hexdigest()[:16] if wsd_context else ""
+        _CONTEXTS[digest] = wsd_context
+        return _judged_variant(self._key[0], text, tuple(frozen_spans), digest, tuple(consistent_with), variant)
+
+    def _variant(
+        self,
+        text: str,
+        frozen_spans: tuple[tuple[int, int], ...],
+        wsd_context: str | None,
+        consistent_with: tuple[Perturbation, ...],
+        variant: int,
+    ) -> Perturbation:
+        from perturbations.engine import apply_edits
+
+        asked = (text, frozen_spans, wsd_context, consistent_with)
+        if self._last and self._last[0] == asked:  # a build asks for a text's variants one after another
+            space, ranked = self._last[1], self._last[2]
+        else:
+            space = self.search_space(
+                text, frozen_spans=frozen_spans, wsd_context=wsd_context, consistent_with=consistent_with
+            )
+            ranked = self.ranked(space)
+            self._last[:] = [asked, space, ranked]
+        if not ranked:
+            return apply_edits(space, {})
+        score, index, replacement = ranked[variant if variant < len(ranked) else 0]
+        done = apply_edits(space, {index: replacement})
+        subs = tuple(dataclasses.replace(s, judge=score) for s in done.substitutions)
+        return dataclasses.replace(done, substitutions=subs)
+
+    def ranked(self, space: SearchSpace) -> list[tuple[float, int, Replacement]]:
+        """Every edit of `space` with its judge score, best first (ties: earlier word, then the engine's order
+        of its replacements)."""
+        out = []
+        for position in space.all_positions:
+            for rank, replacement in enumerate(position.replacements):
+                score = judge_score(space.tokens, position.index, replacement.form, position.senses)
+                out.append((score, position.index, rank, replacement))
+        out.sort(key=lambda item: (-item[0], item[1], item[2]))
+        return [(score, index, replacement) for score, index, _rank, replacement in out]
+
+
+_JUDGED: dict[str, JudgedRecipe] = {}  # judged recipes by composition hash, for the stored variants below
+_CONTEXTS: dict[str, str | None] = {}  # a context by its digest, while its text's variants are asked for
+
+
+@persistent("judged_variants")
+def _judged_variant(
+    recipe_key: str,
+    text: str,
+    frozen_spans: tuple[tuple[int, int], ...],
+    context_digest: str,
+    consistent_with: tuple[Perturbation, ...],
+    variant: int,
+) -> Perturbation:
+    """Variant `variant` of `text` under the judged recipe with this composition hash (the context named by
+    its digest: the arguments decide the result, as for every stored function)."""
+    return _JUDGED[recipe_key]._variant(text, frozen_spans, _CONTEXTS[context_digest], consistent_with, variant)

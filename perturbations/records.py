@@ -32,6 +32,8 @@ class Substitution:
     `kind` is the edit's kind (`perturbations.edit_kinds`: "synonym", "rare", "spelling", "abbreviation",
     "morphology"), "" where the record does not say (files of published recipe versions, which keep their bytes):
     `classified()` fills it, since the kind is a function of the two words.
+    `judge` is the learned judge's probability that the edit keeps the meaning, for recipes that rank by it
+    (None otherwise, and then absent from the record's dict).
     """
 
     start: int
@@ -44,13 +46,14 @@ class Substitution:
     synset: str
     confidence: float
     kind: str = field(default="", compare=False)  # derived from the two words: equal records stay equal
+    judge: float | None = None
 
     def classified(self) -> Substitution:
         """This record with its kind (`perturbations.edit_kinds.edit_kind` when it has none)."""
         return self if self.kind else replace(self, kind=edit_kind(self.original, self.replacement).value)
 
     def to_dict(self) -> dict[str, Any]:
-        record = {
+        record: dict[str, Any] = {
             "start": self.start,
             "end": self.end,
             "new_start": self.new_start,
@@ -63,6 +66,8 @@ class Substitution:
         }
         if self.kind:
             record["kind"] = self.kind
+        if self.judge is not None:
+            record["judge"] = self.judge
         return record
 
     @classmethod
@@ -78,6 +83,7 @@ class Substitution:
             synset=str(data["synset"]),
             confidence=float(data["confidence"]),
             kind=str(data.get("kind", "")),
+            judge=float(data["judge"]) if data.get("judge") is not None else None,
         )
 
 

@@ -76,7 +76,7 @@ def _candidate_forms(
 
 
 @persistent("synset_forms")
-def _synset_forms(synset_name: str, tag_: str) -> frozenset[str]:
+def synset_forms(synset_name: str, tag_: str) -> frozenset[str]:
     """Every lemma of a synset inflected for one tag."""
     return frozenset(f for f in (inflect(name, tag_) for name, _ in synset_lemmas(synset_name)) if f)
 
@@ -86,7 +86,7 @@ def synonym_mass(form: str, tag_: str, dist: list[tuple[str, float]]) -> float:
     sense of the word that has `form` among its (inflected) lemmas."""
     total = 0.0
     for name, p in dist:
-        if form in _synset_forms(name, tag_):
+        if form in synset_forms(name, tag_):
             total += p
     return min(1.0, total)
 

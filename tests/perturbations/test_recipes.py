@@ -24,6 +24,7 @@ NAMES = [
     "both",
     "context",
     "qads",
+    "qads-judge",
     "qads-lm",
     "qads-lm-strict",
     "qads-loose",
@@ -42,6 +43,7 @@ def test_registry_lists_every_recipe_version_sorted() -> None:
         "qads@1.1",
         "qads@2.0",
         "qads@2.1",
+        "qads-judge@1",
         "qads-lm@2.0",
         "qads-lm@2.1",
         "qads-lm@2.2",
@@ -55,7 +57,8 @@ def test_registry_lists_every_recipe_version_sorted() -> None:
     ]
     for r in list_recipes():
         assert r.version and r.citation and r.fields <= {"question", "context"}
-    defaults = {"qads": "2.1", "qads-lm": "2.2", "qads-lm-strict": "2.1"}  # 2.0 is every other name's default
+    # 2.0 is every other name's default
+    defaults = {"qads": "2.1", "qads-judge": "1", "qads-lm": "2.2", "qads-lm-strict": "2.1"}
     for name in NAMES:
         assert get_recipe(name).version == defaults.get(name, "2.0")
 

@@ -1,0 +1,186 @@
+"""The learned judge (`perturbations/data/judge-1.json`, recipe `qads-judge@1`) on the four held-out articles
+against the two-reviewer labels, beside the pair-lookup baseline and the default recipe; and what the judge
+recipe costs to build.
+
+Quality: every judged candidate edit of the held-out articles' questions (Normans, Computational complexity
+theory, Huguenot, Steam engine; never trained on) is scored; a question is covered at a threshold when its
+best-scored edit clears it, and its top pick (or up to three picks) is right when both reviewers said the
+meaning is kept and neither gave fluency 1 (the strict label of the certified set; the reviewers are
+language-model agents, not people). The pair lookup scores an edit by its pair's smoothed acceptance rate in
+the twelve training articles (the judge's own pair table). `qads@2.1` is one point: the questions it
+changes, its edits matched by text to the judged candidates. Speed: `robustqa build-dataset` on the 6,078
+packaged questions, cold (an empty cache folder) and cached (the folder the cold run filled), with peak
+memory, `qads-judge@1 --variants 3` beside `qads@2.1`.
+
+    NLTK_DATA=../shared/nltk_data python benchmarks/judge.py [--skip-speed]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from _common import REPO, SHARED, recorded, robustqa_command
+
+sys.path.insert(0, str(REPO / "tools"))
+import train_judge as tj
+
+HALF = SHARED / "squad" / "squad2-dev-half.json"
+COVERAGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+PRECISIONS = (0.95, 0.9, 0.85)
+
+
+def curve_lines(name: str, rows: list[tj.Row], scores: np.ndarray) -> list[str]:
+    y = np.array([r.label for r in rows], dtype=float)
+    out = [f"{name}: AUC {tj.auc(y, scores):.3f} over {len(rows):,} edits"]
+    for picks in (1, 3):
+        curve = tj.frontier(rows, scores, picks)
+        at = "  ".join(f"{100 * c:.0f}%: {100 * tj.precision_at(curve, c):5.1f}%" for c in COVERAGES)
+        cov = "  ".join(f"{100 * p:.0f}%: {100 * tj.coverage_at(curve, p):5.1f}%" for p in PRECISIONS)
+        label = "top pick" if picks == 1 else "up to 3 "
+        out.append(f"  {label}  precision at coverage  {at}")
+        out.append(f"  {label}  coverage at precision  {cov}")
+    return out
+
+
+def recipe_point(recipe: str, rows: list[tj.Row], questions: set[str]) -> tuple[str, float]:
+    """A recipe built on the held-out questions (one variant), its edits matched by text to the judged ones."""
+    import perturbations
+    from robustqa.build import build_dataset
+    from robustqa.squad import load_squad
+
+    document = build_dataset(
+        load_squad(SHARED / "squad" / "squad2-dev-heldout.json"), perturbations.get_recipe(recipe), seed=13
+    ).document
+    label_of = {(r.source_id, r.question[: r.start] + r.replacement + r.question[r.end :]): r.label for r in rows}
+    changed = matched = good = 0
+    for a in document["data"]:
+        for p in a["paragraphs"]:
+            for qa in p["qas"]:
+                if qa["id"] not in questions or "original_question" not in qa:
+                    continue
+                changed += 1
+                verdict = label_of.get((qa["id"], qa["question"]))
+                if verdict is not None:
+                    matched += 1
+                    good += verdict
+    line = (
+        f"{recipe} built: changes {changed} of the {len(questions):,} questions "
+        f"({100 * changed / len(questions):.1f}% coverage); {matched} of its edits were among the judged ones, "
+        f"{100 * good / max(matched, 1):.1f}% of those right"
+    )
+    return line, changed / len(questions)
+
+
+def timed(command: list[str], cache: Path) -> tuple[float, float]:
+    """(wall seconds, peak resident MiB) of one process run with `cache` as its robustqa cache folder."""
+    # a fresh parent per run, so that its children's peak is this run's alone
+    wrapper = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "subprocess.run(sys.argv[1:], check=True, capture_output=True); "
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    env = {**os.environ, "ROBUSTQA_CACHE": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, *command], check=True, capture_output=True, text=True, env=env
+    )
+    seconds, peak_kib = done.stdout.split()
+    return float(seconds), int(peak_kib) / 1024
+
+
+def speed(tmp: Path) -> None:
+    print("build-dataset on the 6,078 packaged questions (one process each, process start included; peak memory):")
+    for recipe, variants in (("qads@2.1", None), ("qads-judge@1", 3)):
+        command = [*robustqa_command(), "build-dataset", "--input", str(HALF), "--recipe", recipe]
+        command += ["--output", str(tmp / f"{recipe}.json"), *(["--variants", str(variants)] if variants else [])]
+        shown = recipe + (f" --variants {variants}" if variants else "")
+        for kind in ("cold", "cached"):
+            seconds, peak = timed(command, tmp / recipe.replace("@", "-"))
+            print(f"  {shown:<28} {kind:<7} {seconds:6.1f} s  {peak:7.0f} MiB")
+    command = [sys.executable, str(REPO / "benchmarks" / "build_speed.py"), "--child", "nlpaug", "--input", str(HALF)]
+    seconds, peak = timed(command, tmp / "nlpaug")
+    print(
+        f"  {'nlpaug SynonymAug(wordnet)':<28} {'-':<7} {seconds:6.1f} s  {peak:7.0f} MiB  (its augment loop, no file)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip-speed", action="store_true", help="quality only")
+    args = parser.parse_args()
+    import perturbations
+    from perturbations.judge import load_judge
+
+    with recorded(__file__):
+        judge = load_judge()
+        rows, edits, _counts = tj.prepared(tj.HELD_OUT)
+        held = [i for i, r in enumerate(rows) if r.article in tj.HELD_OUT]
+        held_rows = [rows[i] for i in held]
+        held_edits = [edits[i] for i in held]
+        questions = {r.source_id for r in held_rows}
+        print(
+            f"held-out articles: {', '.join(tj.HELD_OUT)}; {len(questions):,} questions with judged edits, "
+            f"{len(held_rows):,} edits ({100 * np.mean([r.label for r in held_rows]):.1f}% right by the strict label)"
+        )
+        print(f"judge {judge.identity} (training data {judge.data_hash})")
+        scores = judge.probability(held_edits)
+        pair = np.array(
+            [
+                tj.pair_features(
+                    tj.pair_keys(e.tokens[e.index].text, e.tokens[e.index].tag, e.replacement),
+                    judge.tables,
+                    judge.base_rate,
+                )[1]
+                for e in held_edits
+            ]
+        )
+        print("coverage: share of those questions whose best edit clears the threshold; precision: share right")
+        for line in curve_lines("judge", held_rows, scores) + curve_lines("pair lookup", held_rows, pair):
+            print(line)
+        unseen = [
+            i
+            for i, e in enumerate(held_edits)
+            if tj.pair_keys(e.tokens[e.index].text, e.tokens[e.index].tag, e.replacement)[0] not in judge.tables[0]
+        ]
+        y = np.array([held_rows[i].label for i in unseen], dtype=float)
+        print(
+            f"edits whose pair the training articles never judged: {len(unseen):,} "
+            f"({100 * y.mean():.1f}% right); judge AUC on them {tj.auc(y, scores[unseen]):.3f}"
+        )
+        calibrated = [(lo, hi) for lo, hi in ((0.0, 0.5), (0.5, 0.8), (0.8, 0.9), (0.9, 1.01))]
+        for lo, hi in calibrated:
+            mask = (scores >= lo) & (scores < hi)
+            if mask.any():
+                right = np.mean([held_rows[i].label for i in np.flatnonzero(mask)])
+                print(
+                    f"  judge probability [{lo:.1f}, {min(hi, 1):.1f}): {mask.sum():>5} edits, {100 * right:.1f}% right"
+                )
+        threshold = perturbations.get_recipe("qads-judge@1").signature_fields()["judge_threshold"]
+        curve = tj.frontier(held_rows, scores, 1)
+        _, covered, precision, _ = min((c for c in curve if c[0] >= threshold), key=lambda c: c[0])
+        print(
+            f"judge at qads-judge@1's threshold ({threshold}): top pick {100 * precision:.1f}% right, "
+            f"{100 * covered:.1f}% of the questions covered"
+        )
+        for recipe in ("qads@2.1", "qads-judge@1"):
+            line, coverage = recipe_point(recipe, held_rows, questions)
+            print(line)
+            if recipe == "qads@2.1":
+                print(
+                    f"  the judge's top pick at the same coverage ({100 * coverage:.1f}%): "
+                    f"{100 * tj.precision_at(curve, coverage):.1f}% right; the pair lookup's: "
+                    f"{100 * tj.precision_at(tj.frontier(held_rows, pair, 1), coverage):.1f}%"
+                )
+        if not args.skip_speed:
+            with tempfile.TemporaryDirectory() as tmp:
+                speed(Path(tmp))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""qads-judge@1: pinned like every published recipe, its variants the best-judged edits best first, each record
+carrying the judge's score, the same output on a rerun and with workers."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from test_recipe_pins import fingerprint
+
+import perturbations
+from perturbations.constraints.judged import JudgeScore
+from perturbations.judge import load_judge
+from perturbations.recipes import _judged_variant
+from robustqa.build import build_dataset
+from robustqa.squad import load_squad
+
+# the first two articles (626 questions) of the half set, --variants 3, seed 13
+QADS_JUDGE_1_FIRST_TWO = "4859d8257896939bc65ba8f84d4f5745372b8f692f991fdc896a47eb0722a0ac"
+JUDGE_1 = "judge-1#f0d16ebfa237"
+
+
+@pytest.fixture(scope="module")
+def first_two(squad_half_path: Path) -> object:
+    dataset = load_squad(squad_half_path, check_answers=True)
+    return dataclasses.replace(dataset, articles=dataset.articles[:2])
+
+
+@pytest.fixture(scope="module")
+def built(first_two: object) -> dict:
+    return build_dataset(first_two, perturbations.get_recipe("qads-judge@1"), seed=13, variants=3).document  # type: ignore[arg-type]
+
+
+def test_qads_judge_1_builds_exactly_the_published_data(built: dict) -> None:
+    assert load_judge().identity == JUDGE_1
+    assert fingerprint(built["data"]) == QADS_JUDGE_1_FIRST_TWO
+    assert f"|judge_threshold:0.9|judge:{JUDGE_1}|judge_data:{load_judge().data_hash}|gates:" in built["signature"]
+    assert "judge" in built["robustqa"]["summary"]["gates"]["rejected"]
+
+
+def test_variants_are_the_best_judged_edits_best_first(built: dict) -> None:
+    threshold = next(c for c in perturbations.get_recipe("qads-judge@1").constraints if isinstance(c, JudgeScore))
+    by_source: dict[str, list[float]] = {}
+    for article in built["data"]:
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                if "substitutions" in qa:
+                    (sub,) = qa["substitutions"]
+                    assert sub["judge"] >= threshold.judge_threshold
+                    by_source.setdefault(qa["source_id"], []).append(sub["judge"])
+    assert by_source and max(len(v) for v in by_source.values()) == 3
+    for scores in by_source.values():
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_reruns_and_workers_write_the_same_file(first_two: object, built: dict) -> None:
+    """Computed again, not read back: the stored variants are forgotten and the recipe is a fresh copy."""
+    _judged_variant.cache_clear()  # type: ignore[attr-defined]
+    recipe = perturbations.get_recipe("qads-judge@1", judge_threshold=0.9)
+    assert recipe is not perturbations.get_recipe("qads-judge@1")
+    again = build_dataset(first_two, recipe, seed=13, variants=3, workers=2).document  # type: ignore[arg-type]
+    assert json.dumps(again, sort_keys=True) == json.dumps(built, sort_keys=True)
+
+
+def test_the_threshold_is_a_parameter_and_a_new_threshold_a_new_signature() -> None:
+    recipe = perturbations.get_recipe("qads-judge@1", judge_threshold=0.5)
+    assert recipe.signature_fields()["judge_threshold"] == 0.5
+    with pytest.raises(perturbations.RecipeParameterError, match="judge_threshold"):
+        perturbations.get_recipe("qads-judge@1", judge_threshold=1.5)
