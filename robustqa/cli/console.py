@@ -64,6 +64,7 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
         REPORT_COLUMNS,
         compact_cells,
         report_cells,
+        run_kind,
         signatures,
     )
     from robustqa.reporting.transfer import TRANSFER_NOTE, transfer_table
@@ -92,8 +93,9 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
     if wide:
         cells = report_cells(runs)
         out.print(rich_table(cells, distinct_columns(cells, REPORT_COLUMNS, REPEATED_COLUMNS), table_title(runs)))
-    elif not headline:
-        rows = compact_cells(runs)
+    elif not headline or any(run_kind(run) != "paired" for run in runs):
+        # runs with nothing paired (clean SQuAD, a clean-only shift) have no headline row: their official scores
+        rows = compact_cells([run for run in runs if run_kind(run) != "paired"] if headline else runs)
         columns, left_out = fitting_columns(rows, COMPACT_COLUMNS, out.width)
         out.print(rich_table(rows, columns, table_title(runs)))
         more = f"{', '.join(c.replace(chr(10), ' ') for c in left_out)} and more" if left_out else "more columns"

@@ -249,7 +249,9 @@ def breakdown(
     bootstrap: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> list[dict[str, Any]]:
-    """The drop per group of questions, with a 95% paired-bootstrap interval of the F1 drop.
+    """The official drop per group of questions (every pair, answerable and unanswerable together), with a 95%
+    paired-bootstrap interval of the F1 drop. The documents and the notebook show
+    `robustqa.reporting.breakdowns` instead (answerable questions, unanswerable apart); this stays for scripts.
 
     `by` is one of BREAKDOWNS. Each row: group, n, clean/perturbed EM and F1 (percent), drops (points,
     perturbed minus clean), right->wrong and wrong->right counts. Empty groups are left out. The interval

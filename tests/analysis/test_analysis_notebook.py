@@ -96,8 +96,10 @@ def test_analyze_writes_the_executed_notebook_as_one_page(real_run: Path, tmp_pa
     assert done.stdout.splitlines() == [f"wrote {page}"]
     html = page.read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") >= 2
-    top = html[: html.index("1. Headline")]
+    top = html[: html.index("The three answers")]
     assert "reviewed:" in top and "signature:" in top and "not reviewed by people" in top
+    # the page opens with the three answers, before any detail
+    assert html.index("1. Does it still find the answer?") < html.index("Official SQuAD EM/F1")
     assert "Traceback" not in html and "Error" not in html.split("</style>")[-1]
 
 
