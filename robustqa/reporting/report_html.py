@@ -56,7 +56,7 @@ def _boxed(table: str) -> str:
 
 
 def _breakdowns(rows: Sequence[HeadlineRow]) -> str:
-    from robustqa.reporting.report import BREAKDOWN_NOTE, UNANSWERABLE_HEADING, breakdown_tables
+    from robustqa.reporting.breakdown_tables import BREAKDOWN_NOTE, UNANSWERABLE_HEADING, breakdown_tables
 
     answerable, unanswerable = breakdown_tables(rows)
 
