@@ -209,8 +209,12 @@ def test_report_shows_qads_and_addsent_in_one_table_and_one_chart(real_run: Path
     def cells(line: str) -> list[str]:
         return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
-    header = cells(next(line for line in lines if line.startswith("| Model |")))
-    rows = [cells(line) for line in lines if line.startswith(("| run: ", "| addsent: "))]
+    # the official all-question table (after the headline, which has no Shift column)
+    start = next(i for i, line in enumerate(lines) if line.startswith("| Model |") and "| Shift |" in line)
+    header = cells(lines[start])
+    table = [line for line in lines[start:] if line.startswith("|")]
+    table = table[: next((i for i, line in enumerate(table) if i and line.startswith("| Model |")), len(table))]
+    rows = [cells(line) for line in table if line.startswith(("| run: ", "| addsent: "))]
     shifts = [row[header.index("Shift")] for row in rows]
     assert shifts == ["qads@1.1 (SQuAD 2.0; not reviewed)", "addsent@1 (SQuAD v1.1)", "addsent@1 (SQuAD v1.1)"]
     assert [row[header.index("Comparison")].split(":")[0] for row in rows] == ["paired", "paired", "paired"]
