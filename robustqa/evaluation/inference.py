@@ -41,6 +41,16 @@ _POSITION_OFFSET = {"roberta": 2, "xlm-roberta": 2, "camembert": 2, "longformer"
 _DECODE_CHUNK = 2048  # windows decoded at once: bounds the (windows × n_best × n_best) score block
 
 
+def window_problems(max_seq_length: int, doc_stride: int) -> list[str]:
+    """What is wrong with a window length and stride (inference and training cut contexts the same way)."""
+    problems = []
+    if max_seq_length < 16:
+        problems.append(f"max_seq_length {max_seq_length} is below 16")
+    if not 0 < doc_stride < max_seq_length:
+        problems.append(f"doc_stride {doc_stride} must be positive and below max_seq_length")
+    return problems
+
+
 @dataclass(frozen=True)
 class InferenceSettings:
     """How windows are cut, run and decoded. Only `signature_fields` change the answers."""
@@ -56,11 +66,7 @@ class InferenceSettings:
     int8: bool = False
 
     def __post_init__(self) -> None:
-        problems = []
-        if self.max_seq_length < 16:
-            problems.append(f"max_seq_length {self.max_seq_length} is below 16")
-        if not 0 < self.doc_stride < self.max_seq_length:
-            problems.append(f"doc_stride {self.doc_stride} must be positive and below max_seq_length")
+        problems = window_problems(self.max_seq_length, self.doc_stride)
         if self.batch_size < 1:
             problems.append(f"batch_size {self.batch_size} must be at least 1")
         if self.n_best < 1 or self.max_answer_length < 1:
@@ -258,7 +264,7 @@ def _autocast_dtype(device: str, precision: str) -> Any:
     return torch.bfloat16 if precision == "bf16" else torch.float16
 
 
-def _max_positions(model: Any, tokenizer: Any) -> int:
+def max_positions(model: Any, tokenizer: Any) -> int:
     config = model.config
     limit = getattr(config, "max_position_embeddings", None)
     limit = int(limit) - _POSITION_OFFSET.get(getattr(config, "model_type", ""), 0) if limit else 10**9
@@ -288,7 +294,7 @@ class QAModelRunner:
         self.parameters: int = sum(p.numel() for p in model.parameters())
         self.timing = Timing()
         self.tokenizer = tokenizer
-        max_len = min(settings.max_seq_length, _max_positions(model, tokenizer))
+        max_len = min(settings.max_seq_length, max_positions(model, tokenizer))
         stride = min(settings.doc_stride, max_len // 2)
         # What actually runs (capped by the model): use these fields in signatures.
         self.settings = replace(settings, max_seq_length=max_len, doc_stride=stride)

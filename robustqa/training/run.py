@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from robustqa.errors import InputError, OutputError
-from robustqa.evaluation.inference import DEVICES, PRECISIONS, _max_positions
+from robustqa.evaluation.inference import DEVICES, PRECISIONS, max_positions, window_problems
 from robustqa.evaluation.models import ModelSpec, load_model_and_tokenizer
 from robustqa.outputs import write_text_atomic
 from robustqa.provenance import training_record, write_training_record
@@ -54,11 +54,7 @@ class TrainSettings:
     threads: int | None = None
 
     def __post_init__(self) -> None:
-        problems = []
-        if self.max_seq_length < 16:
-            problems.append(f"max_seq_length {self.max_seq_length} is below 16")
-        if not 0 < self.doc_stride < self.max_seq_length:
-            problems.append(f"doc_stride {self.doc_stride} must be positive and below max_seq_length")
+        problems = window_problems(self.max_seq_length, self.doc_stride)
         if self.steps < 0 or (self.steps == 0 and self.epochs <= 0):
             problems.append("give a positive number of steps or epochs")
         if self.batch_size < 1 or self.save_steps < 1 or self.logging_steps < 1:
@@ -209,7 +205,7 @@ def train(
     if settings.threads:
         torch.set_num_threads(settings.threads)
     model, tokenizer, fingerprint = load_model_and_tokenizer(spec)
-    max_len = min(settings.max_seq_length, _max_positions(model, tokenizer))
+    max_len = min(settings.max_seq_length, max_positions(model, tokenizer))
     if max_len < settings.max_seq_length:
         raise InputError(
             f"max_seq_length {settings.max_seq_length} is longer than the model's {max_len} positions",
