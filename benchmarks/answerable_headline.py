@@ -92,7 +92,7 @@ def main() -> None:
         for result in comparisons([run]):
             print(f"  {result['verdict']}")
         print("\n3. Which edits break it? (changed answerable questions, worst of K within the group; * interval")
-        print("   excludes zero; groups under 20 questions are listed, not plotted)")
+        print("   excludes zero; groups under 20 questions are listed, neither marked nor plotted)")
         for row in headline_rows([run]):
             examples = run.examples_of(row.model)
             for by, title in (

@@ -17,8 +17,9 @@ from robustqa.reporting.report import FORMATS
     "fmt",
     type=click.Choice(list(FORMATS)),
     default=None,
-    help="Form of the comparison document (md, json or html) on stdout or in --output (md by default there); "
-    "without it and without --output, a table that fits the terminal.",
+    help="Form of the comparison document (md, json or html) on stdout or in --output (there, by default, the form "
+    "its extension names: .html/.htm, .json, else md); without it and without --output, a table that fits the "
+    "terminal.",
 )
 @click.option(
     "--output",
@@ -82,10 +83,15 @@ def report(
         if cost_chart is not None:
             click.echo(f"wrote {cost_chart}", err=True)
         return
-    fmt = fmt or "md"
+    fmt = fmt or _format_of(output)
     chart = png_bytes(first_figure(runs))
     chart_path = output.with_suffix(".png")
     write_bytes_atomic(chart_path, chart)
     write_text_atomic(output, render(fmt, runs, chart))
     print_comparison(runs, wide=wide)
     click.echo(f"wrote {output} and {chart_path}" + (f" and {cost_chart}" if cost_chart is not None else ""))
+
+
+def _format_of(output: Path) -> str:
+    """The document form an output file's extension names (report.html is a page, not markdown in disguise)."""
+    return {".html": "html", ".htm": "html", ".json": "json"}.get(output.suffix.lower(), "md")

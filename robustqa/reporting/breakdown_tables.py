@@ -20,8 +20,9 @@ from robustqa.reporting.headline import HeadlineRow, run_settings
 BREAKDOWN_NOTE = (
     "Changed answerable questions per group of edits (a variant counts in the group of each of its edits; each "
     "question by its worst variant in the group); unanswerable questions in their own section below. * marks an "
-    f"interval that excludes zero (ranked first); a group of fewer than {MIN_PLOTTED} questions is named but not "
-    "plotted. Edit kinds come from each substitution's `kind` (unclassified: a set recorded without kinds)."
+    f"interval that excludes zero (ranked first) in a group of at least {MIN_PLOTTED} questions; a smaller group is "
+    "named but neither marked nor plotted. Edit kinds come from each substitution's `kind` (unclassified: a set "
+    "recorded without kinds)."
 )
 PAIRS_SHOWN = 10
 Table = tuple[str, Sequence[str], list[dict[str, str]]]

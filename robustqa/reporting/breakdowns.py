@@ -5,7 +5,8 @@ speech, substitution pair and how common the new word is (a variant counts in th
 edits), by where the edit sits in the question, and by the question's wh-word. Within a group every question
 is scored by its worst variant in that group, so each row is `robustqa.estimands.answerable` on fewer lines:
 n, flip rate and ΔF1 with their intervals. Unanswerable questions get their own rows (the abstention change),
-never mixed in. Rows are ranked so that effects whose interval excludes zero come first; a group of fewer than
+never mixed in. Rows are ranked so that effects whose interval excludes zero come first (only groups large
+enough to plot are marked: a handful of questions gives a degenerate interval); a group of fewer than
 `MIN_PLOTTED` questions is named but not plotted.
 """
 
@@ -117,7 +118,9 @@ def answerable_rows(
                 "flip_rate_ci": flips["rate_ci"],
                 "flipped": flips["flipped"],
                 "right_on_clean": flips["right_on_clean"],
-                "significant": _significant(worst["f1_ci"]),
+                # a bootstrap over a handful of questions gives a degenerate interval: only groups large enough
+                # to plot can be marked (a one-question group's interval is its own value)
+                "significant": result["questions"] >= MIN_PLOTTED and _significant(worst["f1_ci"]),
                 "plotted": result["questions"] >= MIN_PLOTTED,
             }
         )
@@ -143,7 +146,7 @@ def unanswerable_rows(
                 "abstention_perturbed": result["perturbed"],
                 "abstention_shift": result["shift"],
                 "abstention_shift_ci": result["shift_ci"],
-                "significant": _significant(result["shift_ci"]),
+                "significant": result["questions"] >= MIN_PLOTTED and _significant(result["shift_ci"]),
                 "plotted": result["questions"] >= MIN_PLOTTED,
             }
         )

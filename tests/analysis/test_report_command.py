@@ -69,6 +69,18 @@ def test_html_is_one_self_contained_page(synthetic_run: Path, tmp_path: Path) ->
     assert "clean:000000000000|perturbed:111111111111" in page
 
 
+def test_output_extension_chooses_the_document_form(synthetic_run: Path, tmp_path: Path) -> None:
+    """A newcomer's `--output report.html` without --format got markdown in an .html file."""
+    for name, start in (("r.html", "<!DOCTYPE html>"), ("r.json", "{"), ("r.md", "#")):
+        out = tmp_path / name
+        result = _invoke(str(synthetic_run), "--output", str(out))
+        assert result.exit_code == 0, result.output
+        assert out.read_text().lstrip().startswith(start), name
+    out = tmp_path / "forced.html"
+    assert _invoke(str(synthetic_run), "--format", "md", "--output", str(out)).exit_code == 0
+    assert not out.read_text().startswith("<!DOCTYPE html>")
+
+
 def test_bad_run_folder_is_one_line_and_writes_nothing(synthetic_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "never.md"
     result = CliRunner().invoke(cli, ["report", str(synthetic_run), str(tmp_path / "missing"), "--output", str(out)])
