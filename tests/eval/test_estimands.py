@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import string
-from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,7 @@ from robustqa.reporting.charts import answers_chart_data, answers_figure
 from robustqa.reporting.headline import headline_rows, three_answers
 from robustqa.runs.load import load_run
 
-from rqa_evalfakes import clean_document, write_json
+from rqa_evalfakes import clean_document, reference_score, write_json
 
 # source id -> its variants (a3 keeps no variant: it is not a changed question)
 VARIANTS = {
@@ -222,30 +220,6 @@ def test_the_terminal_table_fits_and_reads_as_a_loss(gave_up: Path, monkeypatch)
 # ------------------------------------------------------- (b) recomputed from the prediction files
 
 
-def _normalize(text: str) -> str:
-    text = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
-    text = re.sub(r"\b(a|an|the)\b", " ", text)
-    return " ".join(text.split())
-
-
-def _f1(prediction: str, gold: str) -> float:
-    p, g = _normalize(prediction).split(), _normalize(gold).split()
-    if not p or not g:
-        return float(p == g)
-    common = sum((Counter(p) & Counter(g)).values())
-    if common == 0:
-        return 0.0
-    return 2 * common / (len(p) + len(g))
-
-
-def _score(golds: list[str], prediction: str) -> tuple[float, float]:
-    golds = [g for g in golds if _normalize(g)] or [""]
-    return (
-        max(float(_normalize(prediction) == _normalize(g)) for g in golds),
-        max(_f1(prediction, g) for g in golds),
-    )
-
-
 def _questions(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {qa["id"]: qa for a in document["data"] for p in a["paragraphs"] for qa in p["qas"]}
 
@@ -278,8 +252,8 @@ def test_headline_figures_recomputed_from_the_prediction_files(two_models: Path)
         for source, vids in by_source.items():
             golds = [a["text"] for a in clean_qs[source]["answers"]]
             if golds:
-                c_em, c_f1 = _score(golds, clean[source])
-                scored = [(*_score(golds, perturbed[v]), perturbed[v]) for v in vids]
+                c_em, c_f1 = reference_score(golds, clean[source])
+                scored = [(*reference_score(golds, perturbed[v]), perturbed[v]) for v in vids]
                 drops.append(min(f1 for _, f1, _ in scored) - c_f1)
                 if c_em == 1:
                     right += 1
@@ -318,8 +292,8 @@ def test_a_breakdown_row_recomputed_from_the_prediction_files(two_models: Path) 
     drops = []
     for source in ("a1", "a4", "b4"):
         golds = [a["text"] for a in clean_qs[source]["answers"]]
-        worst = min(_score(golds, perturbed[f"{source}-v{k}"])[1] for k in range(1, len(VARIANTS[source]) + 1))
-        drops.append(worst - _score(golds, clean[source])[1])
+        worst = min(reference_score(golds, perturbed[f"{source}-v{k}"])[1] for k in range(1, len(VARIANTS[source]) + 1))
+        drops.append(worst - reference_score(golds, clean[source])[1])
     rows = answerable_rows(run.examples_of(run.models[0]), "question_word", resamples=300, seed=13)
     (what,) = [row for row in rows if row["group"] == "what"]
     assert what["questions"] == 3

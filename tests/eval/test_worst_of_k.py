@@ -4,9 +4,6 @@ the official SQuAD scoring written here, independent of robustqa.metric and robu
 from __future__ import annotations
 
 import json
-import re
-import string
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,7 @@ from robustqa.evaluation.run import EvalConfig, run_evaluation
 from robustqa.reporting.tables import MEAN_OF_K, PAIRED, WORST_OF_K, model_rows
 from robustqa.runs.load import load_run
 
-from rqa_evalfakes import clean_document, write_json
+from rqa_evalfakes import clean_document, reference_score, write_json
 
 MODEL = "owner/fake-model"
 
@@ -51,35 +48,13 @@ def variants_document() -> dict:
     return doc
 
 
-def _normalize(text: str) -> str:
-    text = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
-    text = re.sub(r"\b(a|an|the)\b", " ", text)
-    return " ".join(text.split())
-
-
-def _f1(prediction: str, gold: str) -> float:
-    p, g = _normalize(prediction).split(), _normalize(gold).split()
-    if not p or not g:
-        return float(p == g)
-    common = sum((Counter(p) & Counter(g)).values())
-    if common == 0:
-        return 0.0
-    precision, recall = common / len(p), common / len(g)
-    return 2 * precision * recall / (precision + recall)
-
-
 def _scores(document: dict, predictions: dict[str, str]) -> dict[str, tuple[float, float]]:
     """id -> (EM, F1) by the SQuAD 2.0 rules: the best over the gold answers; "" is right on no answer."""
     out = {}
     for article in document["data"]:
         for paragraph in article["paragraphs"]:
             for qa in paragraph["qas"]:
-                golds = [a["text"] for a in qa["answers"] if _normalize(a["text"])] or [""]
-                prediction = predictions[qa["id"]]
-                out[qa["id"]] = (
-                    max(float(_normalize(prediction) == _normalize(g)) for g in golds),
-                    max(_f1(prediction, g) for g in golds),
-                )
+                out[qa["id"]] = reference_score([a["text"] for a in qa["answers"]], predictions[qa["id"]])
     return out
 
 
