@@ -93,7 +93,7 @@ def build_space(
     frozen = tuple(frozen_spans)
     tokens = tag(text)
     if not tokens:
-        return SearchSpace(recipe.ident, text, tokens, frozen, (), (), 0)
+        return SearchSpace(recipe.ident, text, tokens, frozen, (), (), 0, recipe.kind_rules)
     tf, plan = recipe.transformation, recipe.plan
     plan.register()
     skipped: Counter[str] = Counter()
@@ -124,6 +124,7 @@ def build_space(
         tuple(positions),
         tuple(sorted((k, v) for k, v in skipped.items() if v)),
         n_words,
+        recipe.kind_rules,
     )
 
 
@@ -210,8 +211,11 @@ def _allowed(position: EditPosition, choice: Replacement | str, recipe: str) -> 
 def _write(
     space: SearchSpace, picks: Sequence[tuple[EditPosition, Replacement]], skipped: Counter[str]
 ) -> Perturbation:
-    """The Perturbation that writes `picks` into the space's text."""
+    """The Perturbation that writes `picks` into the space's text, each record with its edit kind when the
+    recipe writes kinds (the one place they are written, so a budget's edits and an attack's carry the same)."""
     new_text, records = _render(space.text, [_edit_for(space.text, space.tokens, p, r) for p, r in picks])
+    if space.kind_rules:
+        records = tuple(record.classified() for record in records)
     penalised = Counter(name for _, r in picks for name in r.penalties)
     return Perturbation(
         original=space.text,

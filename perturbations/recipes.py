@@ -22,6 +22,7 @@ from perturbations.constraints import (
     Stage,
 )
 from perturbations.constraints.judged import JudgeScore, judge_score
+from perturbations.edit_kinds import EDIT_KIND_RULES
 from perturbations.engine import build_space, perturb_text
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation, TextToPerturb
@@ -83,6 +84,11 @@ class Recipe:
     `constraints` is the ordered tuple of constraint objects (position constraints are asked in this
     order, and the first that rejects a word names why it stays); `plan` sorts them by when the engine
     asks them. What `repr` prints comes from the same objects.
+
+    `kind_rules` names the edit-kind rules (`perturbations.edit_kinds.EDIT_KIND_RULES`) by which every
+    substitution the recipe writes carries its `kind`; "" for the versions published before kinds were written,
+    whose records keep their bytes (readers classify those on read). It is part of what a version writes, so it
+    is set when a version is published and never changed after.
     """
 
     name: str
@@ -93,6 +99,7 @@ class Recipe:
     transformation: Transformation
     constraints: tuple[Constraint, ...]
     budget: Budget
+    kind_rules: str = ""
     plan: ConstraintPlan = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -102,6 +109,11 @@ class Recipe:
     def ident(self) -> str:
         """ "name@version", the form used in signatures and records."""
         return f"{self.name}@{self.version}"
+
+    @property
+    def writes_kinds(self) -> bool:
+        """Whether each substitution this recipe writes carries its edit kind (see `kind_rules`)."""
+        return bool(self.kind_rules)
 
     def __repr__(self) -> str:
         lines = [f"Recipe({self.ident}, fields={','.join(sorted(self.fields))}"]
@@ -115,6 +127,8 @@ class Recipe:
             else:
                 lines.append(f"    ({kind}) {c.describe()} -> {c.reason}")
         lines.append(f"  (budget) {self.budget.describe()}")
+        if self.kind_rules:
+            lines.append(f"  (records) each substitution with its edit kind, by rules {self.kind_rules}")
         return "\n".join(lines) + "\n)"
 
     def _components(self) -> tuple[Component, ...]:
@@ -134,6 +148,8 @@ class Recipe:
         soft = [c for c in self.constraints if isinstance(c, Soft)]
         if soft:
             gates["ranks"] = [c.reason if c.weight == 1 else f"{c.reason}*{c.weight:g}" for c in soft]
+        if self.kind_rules:  # last: the parameters of versions that write no kinds stay as they were
+            gates["kinds"] = self.kind_rules
         return ordered | values | gates
 
     def signature_fields(self) -> dict[str, object]:
@@ -200,6 +216,11 @@ class Recipe:
             component.validate()
         if not self.fields or not self.fields <= FIELDS:
             raise RecipeParameterError(f"fields must be a non-empty subset of {sorted(FIELDS)}")
+        if self.kind_rules not in ("", EDIT_KIND_RULES):
+            raise RecipeParameterError(
+                f"recipe '{self.ident}' writes edit kinds by rules '{self.kind_rules}', but this engine has "
+                f"'{EDIT_KIND_RULES}'; keep the old rules beside the new ones, or publish a new version"
+            )
 
     def perturb(
         self,
@@ -316,6 +337,7 @@ class JudgedRecipe(Recipe):
                 repr(self.transformation),
                 *(c.identity() for c in self.constraints),
                 repr(self.budget),
+                *([self.kind_rules] if self.kind_rules else []),  # as before for versions that write no kinds
             ]
             self._key.append(hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:16])
             _JUDGED[self._key[0]] = self

@@ -84,7 +84,8 @@ class SearchSpace:
     `all_positions` are the words the budget chooses among, in text order; `positions` those of them with
     at least one replacement that can be written (in a text with frozen spans, a word can have none).
     `skipped` counts the words left alone per reason before any budget ("proper-noun", "compound", ...);
-    `words` is the number of words, which the budget's rate applies to.
+    `words` is the number of words, which the budget's rate applies to. `kind_rules` is the recipe's
+    (`Recipe.kind_rules`): when set, every substitution written from this space carries its edit kind.
     """
 
     recipe: str
@@ -94,6 +95,7 @@ class SearchSpace:
     all_positions: tuple[EditPosition, ...]
     skipped: tuple[tuple[str, int], ...]
     words: int
+    kind_rules: str = ""
 
     @property
     def positions(self) -> tuple[EditPosition, ...]:

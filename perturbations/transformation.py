@@ -124,3 +124,6 @@ class EngineRecipe(Protocol):
 
     @property
     def budget(self) -> Budget: ...
+
+    @property
+    def kind_rules(self) -> str: ...

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import perturbations
-from perturbations.records import Perturbation
+from perturbations.edit_kinds import EDIT_KINDS
+from perturbations.records import Perturbation, Substitution
 from robustqa.errors import InputError, SpanIntegrityError
 from robustqa.rewrite import apply_substitutions, rewrite_answers
 from robustqa.signature import BUILD, Signature
@@ -57,12 +58,16 @@ class BuildSummary:
     penalised: tuple[tuple[str, int], ...] = ()
     gates: tuple[str, ...] = ()  # the recipe's validity gates (reasons), in recipe order; empty for recipes without
     ranks: tuple[str, ...] = ()  # the recipe's soft rules (reasons), in recipe order
+    kinds: tuple[tuple[str, int], ...] = ()  # substitutions written, per edit kind (recipes that write kinds)
+    kind_rules: str = ""  # the recipe's edit-kind rules; "" for recipes that write no kinds
 
     def merge(self, other: BuildSummary) -> BuildSummary:
         skipped = Counter(dict(self.skipped))
         skipped.update(dict(other.skipped))
         penalised = Counter(dict(self.penalised))
         penalised.update(dict(other.penalised))
+        kinds = Counter(dict(self.kinds))
+        kinds.update(dict(other.kinds))
         return BuildSummary(
             self.questions + other.questions,
             self.written + other.written,
@@ -73,6 +78,8 @@ class BuildSummary:
             tuple(sorted(penalised.items())),
             self.gates or other.gates,
             self.ranks or other.ranks,
+            tuple(sorted(kinds.items())),
+            self.kind_rules or other.kind_rules,
         )
 
     def gate_counts(self) -> dict[str, dict[str, int]]:
@@ -87,9 +94,17 @@ class BuildSummary:
             "penalised": {reason: penalised.get(reason, 0) for reason in self.ranks},
         }
 
+    def kind_counts(self) -> dict[str, int]:
+        """Substitutions written per edit kind, every kind (zeros included) in `EDIT_KINDS` order; empty for
+        recipes that write no kinds."""
+        if not self.kind_rules:
+            return {}
+        counts = dict(self.kinds)
+        return {kind: counts.get(kind, 0) for kind in EDIT_KINDS}
+
     def to_file_dict(self) -> dict[str, Any]:
         """The reproducible part (no timings), as FORMATS.md specifies it; `gates` only for recipes that
-        have validity gates (files of 1.1 recipes are unchanged)."""
+        have validity gates (files of 1.1 recipes are unchanged), `kinds` only for recipes that write kinds."""
         record: dict[str, Any] = {
             "questions": self.questions,
             "changed": self.changed,
@@ -99,6 +114,8 @@ class BuildSummary:
         gates = self.gate_counts()
         if gates:
             record["gates"] = gates
+        if self.kind_rules:
+            record["kinds"] = self.kind_counts()
         return record
 
 
@@ -168,6 +185,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
     frozen = _frozen_spans(paragraph) if edits_context else ()
     skipped: Counter[str] = Counter()
     penalised: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
 
     contexts: list[Perturbation | None] = []
     for k in range(count):
@@ -243,6 +261,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
                 extra["original_question"] = q.question
                 extra["substitutions"] = [s.to_dict() for s in question_subs]
                 substitutions += len(question_subs)
+                kinds.update(_kinds(question_subs))
             extra.update((key, value) for key, value in q.extra.items() if key not in _OWN_QA_KEYS)
             question = Question(
                 id=q.id if variants is None else f"{q.id}-v{len(seen)}",
@@ -260,6 +279,7 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
                     fields["original_context"] = paragraph.context
                     fields["context_substitutions"] = [s.to_dict() for s in ctx.substitutions]
                     substitutions += len(ctx.substitutions)
+                    kinds.update(_kinds(ctx.substitutions))
                 groups[context_text] = (fields, [])
             groups[context_text][1].append(question)
         changed += q_changed
@@ -277,8 +297,14 @@ def build_paragraph(recipe: perturbations.Recipe, unit: _Unit, *, seed: int, var
         substitutions,
         tuple(sorted(skipped.items())),
         penalised=tuple(sorted(penalised.items())),
+        kinds=tuple(sorted(kinds.items())),
     )
     return _UnitResult(unit.article, unit.index, paragraphs, summary)
+
+
+def _kinds(records: Sequence[Substitution]) -> list[str]:
+    """The kinds the records carry (none for records of recipes that write no kinds)."""
+    return [record.kind for record in records if record.kind]
 
 
 def texts_to_prepare(recipe: perturbations.Recipe, dataset: SquadDataset) -> list[perturbations.TextToPerturb]:
@@ -408,7 +434,11 @@ def build_dataset(
     ]
     perturbations.save_cache()  # the lexicon tables this build computed, for the next one (skipped if unwritable)
     summary = dataclasses.replace(
-        summary, seconds=time.perf_counter() - started, gates=recipe.gate_reasons(), ranks=recipe.penalty_reasons()
+        summary,
+        seconds=time.perf_counter() - started,
+        gates=recipe.gate_reasons(),
+        ranks=recipe.penalty_reasons(),
+        kind_rules=recipe.kind_rules,
     )
     provenance = {
         "signature": signature.to_dict(),

@@ -280,6 +280,7 @@ def recipes(as_json: bool) -> None:
             *fill_lines(head, width, rest="    "),
             *fill_lines(", ".join(sorted(r.fields)), width, first="  fields      "),
             *fill_lines(parameters, width, first="  parameters  "),
+            *fill_lines(_kinds_line(r), width, first="  edit kinds  "),
             *fill_lines(r.citation, width, first="  citation    "),
         ]
         blocks.append("\n".join(lines))
@@ -295,6 +296,13 @@ def _marks(recipe: perturbations.Recipe, versions: Counter[str], default: str) -
     if recipe.ident == default:
         marks.append("the default recipe")
     return f" ({'; '.join(marks)})" if marks else ""
+
+
+def _kinds_line(recipe: perturbations.Recipe) -> str:
+    """Whether the recipe's files carry each edit's kind (from the recipe itself, not from its description)."""
+    if recipe.writes_kinds:
+        return f"written in every edit record (rules {recipe.kind_rules})"
+    return "not written (a version published before kinds were; readers derive them from the two words)"
 
 
 def _show(value: object) -> str:

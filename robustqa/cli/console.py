@@ -150,6 +150,10 @@ def build_summary(summary: BuildSummary, output: Path, signature: str) -> str:
         lines += fill_lines(
             (penalised or "none") + " (substitutions written)", width, first="  soft penalties     ", after=","
         )
+    kinds = summary.kind_counts()
+    if kinds:
+        counts = ", ".join(f"{kind} {count:,}" for kind, count in kinds.items())
+        lines += fill_lines(f"{counts} ({summary.kind_rules})", width, first="  edit kinds         ", after=",")
     lines += [
         f"  seconds            {summary.seconds:.2f} ({rate:,.0f} questions/s)",
         f"  signature          {signature}",

@@ -43,7 +43,9 @@ def test_registry_lists_every_recipe_version_sorted() -> None:
         "qads@1.1",
         "qads@2.0",
         "qads@2.1",
+        "qads@2.2",
         "qads-judge@1",
+        "qads-judge@2",
         "qads-lm@2.0",
         "qads-lm@2.1",
         "qads-lm@2.2",
@@ -58,7 +60,7 @@ def test_registry_lists_every_recipe_version_sorted() -> None:
     for r in list_recipes():
         assert r.version and r.citation and r.fields <= {"question", "context"}
     # 2.0 is every other name's default
-    defaults = {"qads": "2.1", "qads-judge": "1", "qads-lm": "2.2", "qads-lm-strict": "2.1"}
+    defaults = {"qads": "2.2", "qads-judge": "2", "qads-lm": "2.2", "qads-lm-strict": "2.1"}
     for name in NAMES:
         assert get_recipe(name).version == defaults.get(name, "2.0")
 
@@ -81,18 +83,19 @@ def test_unknown_recipe() -> None:
 def test_a_name_means_its_default_version_and_name_at_version_that_version() -> None:
     for recipe in list_recipes():
         assert get_recipe(recipe.ident) is recipe
-    assert get_recipe("qads") is get_recipe("qads@2.1") and get_recipe("qads") is not get_recipe("qads@2.0")
+    assert get_recipe("qads") is get_recipe("qads@2.2") and get_recipe("qads") is not get_recipe("qads@2.1")
     assert get_recipe("qads@1.1", rate=0.5).ident == "qads@1.1"
 
 
 def test_an_unknown_version_lists_the_available_ones() -> None:
-    message = r"recipe 'qads' has no version '9.9'; available versions: 1.1, 2.0, 2.1 \(default\)"
+    message = r"recipe 'qads' has no version '9.9'; available versions: 1.1, 2.0, 2.1, 2.2 \(default\)"
     with pytest.raises(UnknownRecipeVersionError, match=message) as caught:
         get_recipe("qads@9.9")
-    assert caught.value.available == ("1.1", "2.0", "2.1") and caught.value.known == (
+    assert caught.value.available == ("1.1", "2.0", "2.1", "2.2") and caught.value.known == (
         "qads@1.1",
         "qads@2.0",
         "qads@2.1",
+        "qads@2.2",
     )
     assert isinstance(caught.value, UnknownRecipeError)  # callers catching the wider error still catch it
     with pytest.raises(UnknownRecipeVersionError, match="no version ''"):
@@ -132,7 +135,7 @@ def test_parameters_are_json_and_overrides_apply() -> None:
     assert list(params)[:3] == ["fields", "wsd", "threshold"]
     assert get_recipe("qads", rate=None) == get_recipe("qads")
     sig = r.signature_fields()
-    assert sig["recipe"] == "qads@2.1" and sig["rate"] == 0.5 and sig["wsd"] == "enhanced-lesk"
+    assert sig["recipe"] == "qads@2.2" and sig["rate"] == 0.5 and sig["wsd"] == "enhanced-lesk"
     old = get_recipe("qads@1.1").parameters()
     assert "gates" not in old and "ranks" not in old  # 1.1 files and signatures stay as they were
 
