@@ -302,7 +302,7 @@ def _kinds_line(recipe: perturbations.Recipe) -> str:
     """Whether the recipe's files carry each edit's kind (from the recipe itself, not from its description)."""
     if recipe.writes_kinds:
         return f"written in every edit record (rules {recipe.kind_rules})"
-    return "not written (a version published before kinds were; readers derive them from the two words)"
+    return "not written (published before kinds were; readers derive them)"
 
 
 def _show(value: object) -> str:

@@ -69,7 +69,7 @@ def test_perturb_json_golden(golden: Callable[[str, str], None], args: tuple[str
                 "pos",
                 "synset",
                 "confidence",
-            }
+            } | ({"kind"} if not args else set())  # the default recipe writes each edit's kind, 1.1 none
     assert sum(bool(json.loads(line)["substitutions"]) for line in lines) >= 2
     golden(name, result.stdout)
 
@@ -108,10 +108,11 @@ def test_build_dataset_golden(tmp_path: Path, sample_path: Path, golden: Callabl
     # the default version, named exactly
     versioned = tmp_path / "versioned.json"
     assert (
-        run("build-dataset", "--input", str(sample_path), "--output", str(versioned), "--recipe", "qads@2.1").exit_code
+        run("build-dataset", "--input", str(sample_path), "--output", str(versioned), "--recipe", "qads@2.2").exit_code
         == 0
     )
     assert versioned.read_bytes() == output.read_bytes()
+    assert "  edit kinds         synonym " in result.stdout and "(edit-kinds-1)" in result.stdout
 
 
 def test_build_dataset_1_1_writes_the_same_bytes_as_before_2_0(
@@ -129,13 +130,13 @@ def test_build_dataset_1_1_writes_the_same_bytes_as_before_2_0(
 
 def test_perturb_takes_an_exact_version_and_refuses_an_unknown_one() -> None:
     default = run("perturb", "--json", *QUESTIONS)
-    exact = run("perturb", "--json", "--recipe", "qads@2.1", *QUESTIONS)
+    exact = run("perturb", "--json", "--recipe", "qads@2.2", *QUESTIONS)
     assert exact.exit_code == 0 and exact.stdout == default.stdout
     unknown = CliRunner().invoke(cli, ["perturb", "--recipe", "qads@0.9", "a car"])
     assert unknown.exit_code == 2
     assert (
         unknown.stderr.strip()
-        == "robustqa: error: recipe 'qads' has no version '0.9'; available versions: 1.1, 2.0, 2.1 (default)"
+        == "robustqa: error: recipe 'qads' has no version '0.9'; available versions: 1.1, 2.0, 2.1, 2.2 (default)"
     )
 
 
@@ -214,6 +215,7 @@ def test_recipes_lists_every_version_and_marks_the_default(monkeypatch: pytest.M
         ("qads", "1.1"),
         ("qads", "2.0"),
         ("qads", "2.1"),
+        ("qads", "2.2"),
         ("qads", "9.0"),
     ]
 

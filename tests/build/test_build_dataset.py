@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import perturbations
+from perturbations.builtin_recipes import with_kinds
+from perturbations.edit_kinds import EDIT_KIND_RULES, EDIT_KINDS, edit_kind
 from perturbations.records import Substitution
 from robustqa.build import BuildSummary, build_dataset, context_key
 from robustqa.errors import InputError, SpanIntegrityError
@@ -70,6 +72,7 @@ def test_qads_build_is_valid_and_documented(qads_sample: Any, sample: SquadDatas
         "substitutions": sum(len(q["substitutions"]) for q in changed),
         "skipped": dict(qads_sample.summary.skipped),
         "gates": qads_sample.summary.gate_counts(),
+        "kinds": qads_sample.summary.kind_counts(),
     }
     recipe = perturbations.get_recipe("qads")
     assert list(meta["summary"]["gates"]["rejected"]) == list(recipe.gate_reasons())  # every gate, zeros too
@@ -211,6 +214,44 @@ def test_summary_merges_counts() -> None:
         "substitutions": 5,
         "skipped": {"number": 1, "stopword": 3},
     }
+
+
+def test_the_default_recipe_writes_each_edits_kind_and_counts_the_kinds(qads_sample: Any, sample: SquadDataset) -> None:
+    """Every edit record of a build with the default recipe carries its kind, the rules' verdict on its two words;
+    the summary counts them; a published version that wrote none still writes none."""
+    document = qads_sample.document
+    records = [s for _, q in qas(document) for s in q.get("substitutions", [])]
+    assert records and all(list(record)[9] == "kind" for record in records)  # after confidence
+    for record in records:
+        assert record["kind"] == edit_kind(record["original"], record["replacement"]).value
+    counts = document["robustqa"]["summary"]["kinds"]
+    assert list(counts) == list(EDIT_KINDS) and sum(counts.values()) == len(records)
+    assert counts == {kind: sum(r["kind"] == kind for r in records) for kind in EDIT_KINDS}
+    assert document["robustqa"]["recipe"]["parameters"]["kinds"] == EDIT_KIND_RULES
+    assert f"|kinds:{EDIT_KIND_RULES}|" in document["signature"]
+    old = build_dataset(sample, perturbations.get_recipe("qads@2.1"), seed=13).document
+    assert "kinds" not in old["robustqa"]["summary"] and "kinds" not in old["robustqa"]["recipe"]["parameters"]
+    assert all("kind" not in s for _, q in qas(old) for s in q.get("substitutions", []))
+
+
+def test_variants_and_context_edits_carry_kinds_when_the_recipe_writes_them(sample: SquadDataset) -> None:
+    both = with_kinds(perturbations.get_recipe("both@2.0"), "9")
+    document = build_dataset(sample, both, seed=13, variants=2).document
+    contexts = [s for a in document["data"] for p in a["paragraphs"] for s in p.get("context_substitutions", [])]
+    questions = [s for _, q in qas(document) for s in q.get("substitutions", [])]
+    assert contexts and questions
+    for record in contexts + questions:
+        assert record["kind"] == edit_kind(record["original"], record["replacement"]).value
+    assert sum(document["robustqa"]["summary"]["kinds"].values()) == document["robustqa"]["summary"]["substitutions"]
+
+
+def test_summary_counts_kinds_only_for_recipes_that_write_them() -> None:
+    a = BuildSummary(1, 1, 1, 2, kinds=(("spelling", 1), ("synonym", 1)), kind_rules="edit-kinds-1")
+    b = BuildSummary(1, 1, 1, 1, kinds=(("synonym", 1),))
+    merged = a.merge(b)
+    assert merged.kinds == (("spelling", 1), ("synonym", 2)) and merged.kind_rules == "edit-kinds-1"
+    assert merged.to_file_dict()["kinds"] == dict.fromkeys(EDIT_KINDS, 0) | {"synonym": 2, "spelling": 1}
+    assert "kinds" not in BuildSummary(1, 1, 0, 0).to_file_dict()
 
 
 def test_summary_gives_what_each_gate_did_only_for_recipes_with_gates() -> None:

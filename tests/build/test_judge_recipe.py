@@ -1,5 +1,5 @@
-"""qads-judge@1: pinned like every published recipe, its variants the best-judged edits best first, each record
-carrying the judge's score, the same output on a rerun and with workers."""
+"""qads-judge@1 and @2: pinned like every published recipe, its variants the best-judged edits best first, each
+record carrying the judge's score (and in @2 its edit kind), the same output on a rerun and with workers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_recipe_pins import fingerprint
+from test_recipe_pins import fingerprint, without_kinds
 
 import perturbations
 from perturbations.constraints.judged import JudgeScore
@@ -19,6 +19,7 @@ from robustqa.squad import load_squad
 
 # the first two articles (626 questions) of the half set, --variants 3, seed 13
 QADS_JUDGE_1_FIRST_TWO = "4859d8257896939bc65ba8f84d4f5745372b8f692f991fdc896a47eb0722a0ac"
+QADS_JUDGE_2_FIRST_TWO = "35328997c3122b8b40550a12dfeb93f12518817a877f90c75418a9dc8789befd"
 JUDGE_1 = "judge-1#f0d16ebfa237"
 
 
@@ -38,6 +39,22 @@ def test_qads_judge_1_builds_exactly_the_published_data(built: dict) -> None:
     assert fingerprint(built["data"]) == QADS_JUDGE_1_FIRST_TWO
     assert f"|judge_threshold:0.9|judge:{JUDGE_1}|judge_data:{load_judge().data_hash}|gates:" in built["signature"]
     assert "judge" in built["robustqa"]["summary"]["gates"]["rejected"]
+
+
+def test_qads_judge_2_is_qads_judge_1_with_each_edit_kind_written(first_two: object, built: dict) -> None:
+    again = build_dataset(first_two, perturbations.get_recipe("qads-judge@2"), seed=13, variants=3).document  # type: ignore[arg-type]
+    assert fingerprint(again["data"]) == QADS_JUDGE_2_FIRST_TWO
+    assert without_kinds(again["data"]) == built["data"]
+    assert again["robustqa"]["summary"]["kinds"] == {
+        "synonym": 668,
+        "rare": 19,
+        "spelling": 19,
+        "abbreviation": 9,
+        "morphology": 0,
+    }
+    assert again["signature"].replace("qads-judge@2|", "qads-judge@1|").replace("|kinds:edit-kinds-1|", "|") == (
+        built["signature"]
+    )
 
 
 def test_variants_are_the_best_judged_edits_best_first(built: dict) -> None:

@@ -58,9 +58,11 @@ FIRST_TWO_ARTICLES = {
     "context@2.0": "30412faa65cf79b0eec23b0b8516aacce6360cef5f3985efccef0e75b1e84e0a",
     "both@2.0": "fd5a4d5812b7aee85c3bbf8343cf1263b4c12c5af88dababbfb3d34bab780799",
     "qads@2.1": "6c1e6b899b38ca21d0659efaa968eb5a6b0bbc30ef9bc32ad43f3ef6d2c66ec8",
+    "qads@2.2": "4c419b64bd1c13ab9672366080fe32694a2709f5cc93f3862a75f1f3e0b77d3d",
     "spelling@1": "b216e0cd833be04589e17124edfd08656370ec9adfe83935f854348b3ed20a71",
 }
 QADS_2_1_HALF = "107520e11178822d8b6a9776a130582fa640bc0a16b09a8966b1f2b6c2bb35b0"
+QADS_2_2_HALF = "dc3836b1acf44b0b2aa8cc44403db4b93310282f6e379254bfee767c2935fd3d"
 QADS_2_0_HALF = "29715c119a93109f41a65a98b21df63bf3f746de60e2ca21dc86098ebaf6b39d"
 QADS_2_0_SUMMARY = {
     "questions": 6078,
@@ -166,6 +168,38 @@ def test_qads_2_1_builds_exactly_the_published_questions(squad_half_path: Path) 
     assert (summary["questions"], summary["changed"], summary["substitutions"]) == (6078, 1193, 1197)
     assert fingerprint(result.document["data"]) == QADS_2_1_HALF
     assert "|table:vetted-1|table_sha256:7abbb0dd6fd4|" in result.signature.format()
+
+
+def without_kinds(data: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A built file's articles with the `kind` of every edit record taken out."""
+    out = json.loads(json.dumps(data))
+    for article in out:
+        for paragraph in article["paragraphs"]:
+            for record in paragraph.get("context_substitutions", []):
+                del record["kind"]
+            for qa in paragraph["qas"]:
+                for record in qa.get("substitutions", []):
+                    del record["kind"]
+    return out
+
+
+def test_qads_2_2_is_qads_2_1_with_each_edit_kind_written(squad_half_path: Path) -> None:
+    """2.2 writes 2.1's variants byte for byte, with `kind` added to every edit record: without it, the data are
+    2.1's, and the file differs only in naming the recipe and the kind rules, and in counting the kinds."""
+    dataset = load_squad(squad_half_path, check_answers=True)
+    new = build_dataset(dataset, perturbations.get_recipe("qads@2.2"), seed=13)
+    old = build_dataset(dataset, perturbations.get_recipe("qads@2.1"), seed=13)
+    assert fingerprint(new.document["data"]) == QADS_2_2_HALF
+    assert fingerprint(old.document["data"]) == QADS_2_1_HALF
+    assert without_kinds(new.document["data"]) == old.document["data"]
+    summary = dict(new.document["robustqa"]["summary"])
+    assert summary.pop("kinds") == {"synonym": 1195, "rare": 0, "spelling": 0, "abbreviation": 2, "morphology": 0}
+    assert summary == old.document["robustqa"]["summary"]
+    record = new.document["robustqa"]["recipe"]
+    assert record["parameters"].pop("kinds") == "edit-kinds-1"
+    assert {**record, "version": "2.1"} == {**old.document["robustqa"]["recipe"], "citation": record["citation"]}
+    new_signature = new.signature.format().replace("|kinds:edit-kinds-1|", "|")
+    assert new_signature == old.signature.format().replace("recipe:qads@2.1|", "recipe:qads@2.2|")
 
 
 SPELLING_1_HALF = "edb65ea963b7c6f9c46ad4971c47bb3e02f0b670f8123884c3aae327661f111b"
