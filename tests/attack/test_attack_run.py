@@ -260,3 +260,30 @@ def test_a_model_rule_threshold_changes_the_space_and_the_signature(
     land = [q for q in loose["questions_detail"] if " land " in f" {q.get('variant', '')} "]
     assert land  # "land" (similarity 0.95) flips a question under the recipe's own 0.92 ...
     assert not any(" land " in f" {q.get('variant', '')} " for q in strict["questions_detail"])  # ... never under 0.96
+
+
+def test_an_attack_with_a_recipe_that_writes_kinds_writes_them(
+    attack_input: Path, tmp_path: Path, fake_model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attack writes its edits through the engine, so they carry kinds exactly when the recipe writes them
+    (`qads@1.1` above: none); here qads@1.1 published again as a version that writes them."""
+    import perturbations
+    from perturbations import registry
+    from perturbations.builtin_recipes import with_kinds
+    from perturbations.edit_kinds import edit_kind
+
+    twin = registry.RecipeRegistry()
+    for recipe in perturbations.list_recipes():
+        twin.register(recipe)
+    twin.register(with_kinds(perturbations.get_recipe("qads@1.1"), "9"))
+    monkeypatch.setattr(registry, "REGISTRY", twin)
+    record = _attack(attack_input, tmp_path / "out", fake_model, recipe="qads@9")
+    document = json.loads((tmp_path / "out" / ADVERSARIAL_JSON).read_text())
+    written = [s for a in document["data"] for p in a["paragraphs"] for q in p["qas"] for s in q.get("substitutions", [])]
+    detailed = [s for q in record["questions_detail"] for s in q.get("substitutions", [])]
+    assert written and detailed
+    for sub in written + detailed:
+        assert sub["kind"] == edit_kind(sub["original"], sub["replacement"]).value
+    assert "|kinds:edit-kinds-1|" in document["signature"]
+    plain = _attack(attack_input, tmp_path / "plain", fake_model)
+    assert all("kind" not in s for q in plain["questions_detail"] for s in q.get("substitutions", []))

@@ -97,10 +97,10 @@ def test_build_dataset_with_no_argument_builds_the_dev_split_into_a_file_it_name
     result = _in(tmp_path, ["build-dataset"])
     assert result.exit_code == 0, result.output
     assert calls == [("rajpurkar/squad_v2", "validation")] or calls[0][1] == "validation"
-    written = tmp_path / "squad2-dev-qads@2.1.json"
+    written = tmp_path / "squad2-dev-qads@2.2.json"
     assert written.is_file() and result.output.startswith(f"wrote {written.name}")
     document = json.loads(written.read_text())
-    assert document["signature"].startswith("recipe:qads@2.1")
+    assert document["signature"].startswith("recipe:qads@2.2")
     assert sum(len(p["qas"]) for a in document["data"] for p in a["paragraphs"]) == 30
 
 
