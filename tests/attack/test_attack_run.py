@@ -279,7 +279,8 @@ def test_an_attack_with_a_recipe_that_writes_kinds_writes_them(
     monkeypatch.setattr(registry, "REGISTRY", twin)
     record = _attack(attack_input, tmp_path / "out", fake_model, recipe="qads@9")
     document = json.loads((tmp_path / "out" / ADVERSARIAL_JSON).read_text())
-    written = [s for a in document["data"] for p in a["paragraphs"] for q in p["qas"] for s in q.get("substitutions", [])]
+    questions = [q for a in document["data"] for p in a["paragraphs"] for q in p["qas"]]
+    written = [s for q in questions for s in q.get("substitutions", [])]
     detailed = [s for q in record["questions_detail"] for s in q.get("substitutions", [])]
     assert written and detailed
     for sub in written + detailed:

@@ -52,8 +52,9 @@ def test_qads_judge_2_is_qads_judge_1_with_each_edit_kind_written(first_two: obj
         "abbreviation": 9,
         "morphology": 0,
     }
-    assert again["signature"].replace("qads-judge@2|", "qads-judge@1|").replace("|kinds:edit-kinds-1|", "|") == (
-        built["signature"]
+    assert (
+        again["signature"].replace("qads-judge@2|", "qads-judge@1|").replace("|kinds:edit-kinds-1|", "|")
+        == (built["signature"])
     )
 
 

@@ -47,7 +47,8 @@ def test_a_twin_that_writes_kinds_writes_the_same_edits_each_with_its_kind(spec:
 
 
 def test_the_spelling_transformation_writes_spelling_kinds() -> None:
-    done = with_kinds(get_recipe("spelling@1"), "9").perturb("Which colour did the organisation choose?", seed=1, key="q")
+    twin = with_kinds(get_recipe("spelling@1"), "9")
+    done = twin.perturb("Which colour did the organisation choose?", seed=1, key="q")
     assert [s.kind for s in done.substitutions] and {s.kind for s in done.substitutions} == {"spelling"}
 
 
@@ -79,7 +80,9 @@ def test_which_versions_write_kinds_is_a_property_of_the_recipe_named_in_its_par
 @pytest.mark.parametrize("twin, published", [("qads@2.2", "qads@2.1"), ("qads-judge@2", "qads-judge@1")])
 def test_a_twin_differs_from_its_published_version_only_in_writing_kinds(twin: str, published: str) -> None:
     new, old = get_recipe(twin), get_recipe(published)
-    same = dataclasses.replace(new, version=old.version, citation=old.citation, description=old.description, kind_rules="")
+    same = dataclasses.replace(
+        new, version=old.version, citation=old.citation, description=old.description, kind_rules=""
+    )
     assert same == old and type(same) is type(old)
     assert {k: v for k, v in new.parameters().items() if k != "kinds"} == old.parameters()
     assert new.description.startswith(old.description)
