@@ -72,7 +72,7 @@ def test_every_section_of_the_page_names_models_as_the_headline(tmp_path: Path, 
     assert "models:     tiny-a (../some/models/tiny-a), tiny-b (../some/models/tiny-b)" in top  # the run summary
     assert "**1. Does it still find the answer?**" in top and "- tiny-a: answerable" in top
     assert "../some/models" not in later, [line for line in later.splitlines() if "../some/models" in line][:5]
-    for heading in ("tiny-a: answerable, by edit kind", "tiny-b: answerable, by part of speech", "tiny-a: unanswerable"):
+    for heading in ("tiny-a: answerable, by edit kind", "tiny-b: answerable, by part", "tiny-a: unanswerable"):
         assert heading in later, heading
     assert "tiny-a vs tiny-b" in later  # the comparison (section 3)
     assert "### tiny-a: " in later and "### tiny-b: " in later  # the flipped questions (section 4)
