@@ -29,7 +29,7 @@ from robustqa.reporting.tables import (
     ROW_HEADING,
     TABLE_NOTE,
     model_rows,
-    report_cells,
+    official_cells,
     review_notes,
     rules_text,
     signatures,
@@ -77,7 +77,7 @@ def headline_markdown(runs: Sequence[Run]) -> list[str]:
 def render_markdown(runs: Sequence[Run]) -> str:
     """report.md: the three answers (headline, comparisons), then the official table of every comparison of every
     model of every run, the transfer matrix when runs on adversarial sets are among them, each run's signature."""
-    cells = report_cells(runs)
+    cells = official_cells(runs)
     headline = headline_markdown(runs)
     lines = [
         "# robustqa evaluation",

@@ -28,9 +28,8 @@ from robustqa.reporting.tables import (
     REPEATED_COLUMNS,
     ROW_COLUMNS,
     ROW_HEADING,
-    SHORT_COMPARISON,
     TABLE_NOTE,
-    model_rows,
+    official_cells,
     review_notes,
     rules_text,
 )
@@ -94,11 +93,7 @@ def _breakdowns(rows: Sequence[HeadlineRow]) -> str:
 
 def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
-    # the Model column stays in view while the table scrolls: it says what each row compares as well
-    cells = [
-        row.cells() | {"Model": f"{row.label} ({SHORT_COMPARISON.get(row.comparison, row.comparison)})"}
-        for row in model_rows(runs)
-    ]
+    cells = official_cells(runs)
     table = (
         f"{_table(cells, distinct_columns(cells, COLUMNS, REPEATED_COLUMNS))}\n"
         f"<h3>{html.escape(ROW_HEADING)}</h3>\n{_table(cells, ROW_COLUMNS)}"

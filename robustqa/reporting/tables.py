@@ -671,3 +671,15 @@ def compact_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
 def report_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
     """The report table's rows (REPORT_COLUMNS) of every comparison of every model of every run."""
     return [row.cells() for row in model_rows(runs)]
+
+
+def official_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
+    """The rows of report.md's and the HTML page's official table, which comes in two (COLUMNS, then ROW_COLUMNS):
+    the Model cell also says what the row compares (`minilm-squad2-mini (worst of K)`) where rows compare different
+    things, so that each part reads alone."""
+    rows = model_rows(runs)
+    if plain(rows):
+        return [row.cells() for row in rows]
+    return [
+        row.cells() | {"Model": f"{row.label} ({SHORT_COMPARISON.get(row.comparison, row.comparison)})"} for row in rows
+    ]
