@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from robustqa.render import signed, with_ci
 from robustqa.stats import (
     Pair,
     bootstrap_intervals,
@@ -245,18 +246,6 @@ def estimands(examples: Iterable[Mapping[str, Any]], *, resamples: int, seed: in
 # -------------------------------------------------------------------------------------------- text
 
 
-def signed(value: Any, digits: int = 1) -> str:
-    return "–" if value is None else f"{value:+.{digits}f}".replace("-", "−")
-
-
-def with_ci(value: Any, interval: Any, digits: int = 1) -> str:
-    if value is None:
-        return "–"
-    if not interval:
-        return signed(value, digits)
-    return f"{signed(value, digits)} [{signed(interval[0], digits)}, {signed(interval[1], digits)}]"
-
-
 def rate_text(flips: Mapping[str, Any] | None) -> str:
     if not flips or flips.get("rate") is None:
         return "–"
@@ -367,12 +356,13 @@ def compare(
 
 
 def verdict(result: Mapping[str, Any]) -> str:
-    """The comparison in words: which model is more robust and by how much, or that no difference shows."""
+    """The comparison in words: which model is more robust and by how much, or that no difference shows. The two
+    tests rest on different questions, so each names its own n: the F1 bootstrap every shared changed answerable
+    question, McNemar only those both got right on clean that exactly one model flipped."""
     ci, flips = result.get("difference_ci"), result["flips"]
     a, b = result["a"], result["b"]
     if not result["questions"] or ci is None:
         return f"{a} vs {b}: no changed answerable question in common"
-    mcnemar = f"McNemar on flips: {flips['only_a']} only {a}, {flips['only_b']} only {b}, p = {flips['p_value']:.3g}"
     interval = f"[{signed(ci[0])}, {signed(ci[1])}]"
     difference = signed(result["difference"])
     if ci[0] > 0:
@@ -382,9 +372,14 @@ def verdict(result: Mapping[str, Any]) -> str:
         head = f"{b} is more robust than {a} by {signed(-result['difference'])} {flipped} F1 points"
     else:
         head = f"{a} vs {b}: no detectable difference in answerable worst-of-K ΔF1 ({difference} {interval})"
+    right = flips.get("both_right_on_clean")
+    among = f"of the {right} both got right on clean, " if right is not None else ""
+    mcnemar = (
+        f"exact McNemar on flips, n = {flips['only_a'] + flips['only_b']} ({among}those only one model flipped): "
+        f"{flips['only_a']} only {a}, {flips['only_b']} only {b}, p = {flips['p_value']:.3g}"
+    )
     if flips["p_value"] < 0.05:
-        fewer = a if flips["only_a"] < flips["only_b"] else b
-        mcnemar += f": {fewer} flips fewer of the questions both got right on clean"
+        mcnemar += f": {a if flips['only_a'] < flips['only_b'] else b} flips fewer of them"
     else:
         mcnemar += ": no detectable difference in flips"
-    return f"{head}, over {result['questions']} shared changed answerable questions; {mcnemar}"
+    return f"{head}, paired bootstrap over n = {result['questions']} shared changed answerable questions; {mcnemar}"

@@ -25,6 +25,26 @@ def cell(value: Any) -> str:
     return str(value)
 
 
+def signed(value: Any, digits: int = 1) -> str:
+    """A difference as every table and sentence prints it: an explicit sign, the minus sign U+2212 (not the
+    hyphen), `digits` decimals; a value that rounds to zero has no sign (`0.0`, never `-0.0`); None as "–"."""
+    if value is None:
+        return "–"
+    text = f"{float(value):+.{digits}f}"
+    if float(text) == 0:
+        return f"{0.0:.{digits}f}"
+    return text.replace("-", "−")
+
+
+def with_ci(value: Any, interval: Any, digits: int = 1) -> str:
+    """A difference with its interval, `−4.4 [−6.4, −2.3]`, each number as `signed` prints it."""
+    if value is None:
+        return "–"
+    if not interval:
+        return signed(value, digits)
+    return f"{signed(value, digits)} [{signed(interval[0], digits)}, {signed(interval[1], digits)}]"
+
+
 def text_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
     """A fixed-width plain-text table (terminal, logs, test assertions)."""
     if not rows:

@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     "--output-dir",
     type=click.Path(path_type=Path, file_okay=False),
     default=None,
-    help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache. Default: runs/<model>-<set>.",
+    help="Run folder: report.json, report.md, chart, examples.jsonl, predictions, cache. "
+    "Default: runs/<model>-<set>[-<articles>].",
 )
 @click.option(
     "--overwrite",
@@ -151,8 +152,9 @@ def eval_command(
         raise click.UsageError("--set names a packaged set; give it without --clean and --perturbed")
     else:
         folder_name = (perturbed_file or clean_file).stem
+    selected, excluded = titles_option(articles), titles_option(exclude_articles)
     if output_dir is None:
-        output_dir = default_run_folder(models, folder_name)
+        output_dir = default_run_folder(models, folder_name, articles=selected, exclude_articles=excluded)
 
     config = EvalConfig(
         clean_file=clean_file,
@@ -168,8 +170,8 @@ def eval_command(
         decisions=decisions,
         overwrite=overwrite,
         kinds=selected_kinds,
-        articles=titles_option(articles),
-        exclude_articles=titles_option(exclude_articles),
+        articles=selected,
+        exclude_articles=excluded,
     )
     try:
         result = run_evaluation(models, config)

@@ -8,7 +8,7 @@ main process scores and writes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from robustqa.evaluation.scoring import (
 )
 from robustqa.metric import DEFAULT_NA_PROB_THRESHOLD, RULES_V1
 from robustqa.provenance import Overlap, read_training_record, training_overlap
-from robustqa.runs.layout import CHART_PNG, REPORT_MD, cache_file
+from robustqa.runs.layout import CHART_PNG, REPORT_MD, cache_file, selection_part
 from robustqa.runs.load import Run
 from robustqa.runs.reuse import check_reuse
 from robustqa.runs.schema import Cost, RunReport
@@ -136,9 +136,18 @@ def measured_cost(runner: Any) -> Cost | None:
     )
 
 
-def default_run_folder(models: Sequence[str], set_name: str, root: Path = Path("runs")) -> Path:
-    """`runs/<model>-<set>`: the folder a run goes to when none is given (models joined with '+')."""
-    return root / f"{'+'.join(model_slug(name) for name in models)}-{set_name}"
+def default_run_folder(
+    models: Sequence[str],
+    set_name: str,
+    root: Path = Path("runs"),
+    *,
+    articles: Collection[str] | None = None,
+    exclude_articles: Collection[str] | None = None,
+) -> Path:
+    """`runs/<model>-<set>[-<articles>]`: the folder a run goes to when none is given (models joined with '+'; the
+    article selection as `runs.layout.selection_part` names it), so that runs on other articles never meet."""
+    models_part = "+".join(model_slug(name) for name in models)
+    return root / f"{models_part}-{set_name}{selection_part(articles, exclude_articles)}"
 
 
 def eval_signature(
@@ -265,13 +274,8 @@ def run_evaluation(
     na_prob_thresh = max(DEFAULT_NA_PROB_THRESHOLD, float(config.settings.null_threshold))
     if distributed.is_main_process():  # the data and models now; the settings as they ran, before writing
         planned = eval_signature(data, [], config, na_prob_thresh, models=[spec.identity("?") for spec in specs])
-        resolved_later = {*config.settings.signature_fields(), "precision"}
-        check_reuse(
-            output_dir,
-            planned,
-            overwrite=config.overwrite,
-            keys=[key for key, _ in planned.items if key not in resolved_later],
-        )
+        resolved_later = {*config.settings.signature_fields(), "precision", "int8"}
+        check_reuse(output_dir, planned, overwrite=config.overwrite, unknown=resolved_later)
     outcomes: list[ModelOutcome] = []
     for spec in specs:
         runner = factory(spec, config.settings)

@@ -18,6 +18,7 @@ from typing import Any
 from robustqa.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.errors import InputError
 from robustqa.render import html_table
+from robustqa.reporting.tables import short_model_name
 from robustqa.runs.load import Run
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, Pair, drop_with_interval, flip_counts
 
@@ -347,7 +348,8 @@ def shared_flips(run: Run) -> dict[str, Any]:
 
     Questions are matched by `source_id` and only questions every model answered are compared. Returns
     {"models", "compared", "all" (ids every model flipped), "own" {model: ids only it flipped},
-    "pairs" [{"a", "b", "both", "jaccard"}], "per_model" [{"model", "flips", "shared_with_all", "own"}]}.
+    "pairs" [{"a", "b", "both", "jaccard"}], "per_model" [{"model", "flips", "shared_with_all", "own"}]}; the
+    rows of "pairs" and "per_model" name models short, as the report's tables do.
     """
     models = run.models
     flips: dict[str, set[str]] = {}
@@ -363,12 +365,18 @@ def shared_flips(run: Run) -> dict[str, Any]:
     every = set.intersection(*flips.values()) if flips else set()
     own = {m: flips[m] - set().union(*(flips[o] for o in models if o != m)) for m in models}
     pairs = []
+    name = {m: short_model_name(m) for m in models}  # the tables' rows name models as the report does
     for i, a in enumerate(models):
         for b in models[i + 1 :]:
             both = flips[a] & flips[b]
             union = flips[a] | flips[b]
             pairs.append(
-                {"a": a, "b": b, "both": len(both), "jaccard": round(len(both) / len(union), 3) if union else None}
+                {
+                    "a": name[a],
+                    "b": name[b],
+                    "both": len(both),
+                    "jaccard": round(len(both) / len(union), 3) if union else None,
+                }
             )
     return {
         "models": models,
@@ -377,6 +385,7 @@ def shared_flips(run: Run) -> dict[str, Any]:
         "own": {m: sorted(ids) for m, ids in own.items()},
         "pairs": pairs,
         "per_model": [
-            {"model": m, "flips": len(flips[m]), "shared_with_all": len(every), "own": len(own[m])} for m in models
+            {"model": name[m], "flips": len(flips[m]), "shared_with_all": len(every), "own": len(own[m])}
+            for m in models
         ],
     }

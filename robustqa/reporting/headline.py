@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from robustqa.estimands import compare, estimands, headline_line, rate_text, signed, with_ci
+from robustqa.estimands import compare, estimands, headline_line, rate_text
+from robustqa.render import signed, with_ci
 from robustqa.reporting.tables import run_kind, run_labels, short_model_name
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
@@ -235,22 +236,30 @@ def comparison_cells(result: Mapping[str, Any]) -> dict[str, str]:
     return {
         "A": str(result["a"]),
         "B": str(result["b"]),
-        "Shared changed answerable questions": str(result["questions"]),
+        "Shared changed answerable questions (n of the F1 test)": str(result["questions"]),
         "ΔF1 worst of K: A / B": f"{signed(result['drop_f1_a'])} / {signed(result['drop_f1_b'])}",
         "A − B [95% CI] (positive: A loses less)": with_ci(result["difference"], result["difference_ci"]),
         "Flips only A / only B / both": f"{flips['only_a']} / {flips['only_b']} / {flips['both']}",
-        "McNemar exact p": f"{flips['p_value']:.3g}",
+        "McNemar exact p (n: flipped by one only)": f"{flips['p_value']:.3g} (n = {flips['only_a'] + flips['only_b']})",
     }
 
+
+COMPARISON_NOTE = (
+    "Each two models over the changed answerable questions both were scored on (their clean question ids), each "
+    "question by each model's worst variant: the difference of their worst-of-K ΔF1 with a bootstrap 95% interval "
+    "over questions, and an exact McNemar test on the questions one model flips and the other does not (of those "
+    "both got right on clean). The two tests count different questions, so each gives its own n: the F1 test every "
+    "shared question, McNemar only those flipped by exactly one model."
+)
 
 COMPARISON_COLUMNS = (
     "A",
     "B",
-    "Shared changed answerable questions",
+    "Shared changed answerable questions (n of the F1 test)",
     "ΔF1 worst of K: A / B",
     "A − B [95% CI] (positive: A loses less)",
     "Flips only A / only B / both",
-    "McNemar exact p",
+    "McNemar exact p (n: flipped by one only)",
 )
 
 

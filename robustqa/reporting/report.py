@@ -14,6 +14,7 @@ from robustqa.render import distinct_columns, markdown_table
 from robustqa.reporting.breakdown_tables import BREAKDOWN_NOTE, UNANSWERABLE_HEADING, breakdown_tables
 from robustqa.reporting.headline import (
     COMPARISON_COLUMNS,
+    COMPARISON_NOTE,
     HEADLINE_NOTE,
     MARKDOWN_COLUMNS,
     HeadlineRow,
@@ -22,11 +23,13 @@ from robustqa.reporting.headline import (
     headline_rows,
 )
 from robustqa.reporting.tables import (
+    COLUMNS,
     REPEATED_COLUMNS,
-    REPORT_COLUMNS,
+    ROW_COLUMNS,
+    ROW_HEADING,
     TABLE_NOTE,
     model_rows,
-    report_cells,
+    official_cells,
     review_notes,
     rules_text,
     signatures,
@@ -37,14 +40,6 @@ if TYPE_CHECKING:
     from robustqa.runs.load import Run
 
 FORMATS = ("md", "json", "html")
-
-
-COMPARISON_NOTE = (
-    "Each two models over the changed answerable questions both were scored on (their clean question ids), each "
-    "question by each model's worst variant: the difference of their worst-of-K ΔF1 with a bootstrap 95% interval "
-    "over questions, and an exact McNemar test on the questions one model flips and the other does not (of those "
-    "both got right on clean)."
-)
 
 
 def breakdown_markdown(rows: Sequence[HeadlineRow]) -> list[str]:
@@ -82,7 +77,7 @@ def headline_markdown(runs: Sequence[Run]) -> list[str]:
 def render_markdown(runs: Sequence[Run]) -> str:
     """report.md: the three answers (headline, comparisons), then the official table of every comparison of every
     model of every run, the transfer matrix when runs on adversarial sets are among them, each run's signature."""
-    cells = report_cells(runs)
+    cells = official_cells(runs)
     headline = headline_markdown(runs)
     lines = [
         "# robustqa evaluation",
@@ -91,7 +86,11 @@ def render_markdown(runs: Sequence[Run]) -> str:
         *(["## Official SQuAD EM/F1 (all questions: answerable and unanswerable netted)", ""] if headline else []),
         f"EM/F1: {rules_text(runs)}, in points. {TABLE_NOTE}",
         "",
-        *markdown_table(cells, distinct_columns(cells, REPORT_COLUMNS, REPEATED_COLUMNS)),
+        *markdown_table(cells, distinct_columns(cells, COLUMNS, REPEATED_COLUMNS)),
+        "",
+        f"{ROW_HEADING}:",
+        "",
+        *markdown_table(cells, ROW_COLUMNS),
         "",
         *(f"{note}\n" for note in review_notes(runs)),
     ]

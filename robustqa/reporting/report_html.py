@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from robustqa import __version__
 from robustqa.render import distinct_columns, html_table
 from robustqa.reporting.headline import (
     COMPARISON_COLUMNS,
+    COMPARISON_NOTE,
     HEADLINE_NOTE,
     MARKDOWN_COLUMNS,
     HeadlineRow,
@@ -22,11 +24,12 @@ from robustqa.reporting.headline import (
     headline_rows,
 )
 from robustqa.reporting.tables import (
+    COLUMNS,
     REPEATED_COLUMNS,
-    REPORT_COLUMNS,
-    SHORT_COMPARISON,
+    ROW_COLUMNS,
+    ROW_HEADING,
     TABLE_NOTE,
-    model_rows,
+    official_cells,
     review_notes,
     rules_text,
 )
@@ -35,15 +38,17 @@ from robustqa.reporting.transfer import TRANSFER_NOTE, transfer_table
 if TYPE_CHECKING:
     from robustqa.runs.load import Run
 
-# The page never scrolls sideways: a wide table scrolls inside its own box (its first column stays in view),
-# the chart shrinks to the page, long signatures wrap.
+# The page never scrolls sideways: a table wraps its cells to fit the page (a figure and its interval may go on two
+# lines, an interval stays whole, a long model name breaks anywhere); a table that still cannot fit scrolls inside
+# its own box (its first column stays in view); the chart shrinks to the page; long signatures wrap.
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 100%; box-sizing: border-box; }
 .table-box { max-width: 100%; overflow-x: auto; margin: 1em 0; }
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; }
-td { text-align: right; white-space: nowrap; }
+td { text-align: right; }
 td:first-child { text-align: left; position: sticky; left: 0; background: #fff; }
+td:first-child { overflow-wrap: anywhere; min-width: 8em; }
 th { background: #f3f3f3; }
 img { max-width: 100%; height: auto; }
 p, li { max-width: 70em; overflow-wrap: anywhere; }
@@ -51,8 +56,21 @@ code { font-size: 0.85em; word-break: break-all; }
 """
 
 
+_INTERVAL = re.compile(r"\[[^\]]*\]")
+
+
 def _boxed(table: str) -> str:
     return f'<div class="table-box">{table}</div>'
+
+
+def _table(cells: Sequence[Mapping[str, str]], columns: Sequence[str]) -> str:
+    """A boxed table whose intervals (`[−6.40, −2.30]`) never break inside: a cell may wrap only between a figure
+    and its interval, or between words."""
+    unbroken = [
+        {key: _INTERVAL.sub(lambda m: m.group(0).replace(" ", "\u00a0"), value) for key, value in row.items()}
+        for row in cells
+    ]
+    return _boxed(html_table(unbroken, list(columns)))
 
 
 def _breakdowns(rows: Sequence[HeadlineRow]) -> str:
@@ -62,8 +80,7 @@ def _breakdowns(rows: Sequence[HeadlineRow]) -> str:
 
     def tables(found: Sequence[tuple[str, Sequence[str], list[dict[str, str]]]]) -> str:
         return "".join(
-            f"<h3>{html.escape(heading)}</h3>\n{_boxed(html_table(cells, list(columns)))}\n"
-            for heading, columns, cells in found
+            f"<h3>{html.escape(heading)}</h3>\n{_table(cells, columns)}\n" for heading, columns, cells in found
         )
 
     page = (
@@ -76,12 +93,11 @@ def _breakdowns(rows: Sequence[HeadlineRow]) -> str:
 
 def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
     """The comparison page: the same table as report.md (every model of every run), the chart, the signatures."""
-    # the Model column stays in view while the table scrolls: it says what each row compares as well
-    cells = [
-        row.cells() | {"Model": f"{row.label} ({SHORT_COMPARISON.get(row.comparison, row.comparison)})"}
-        for row in model_rows(runs)
-    ]
-    table = _boxed(html_table(cells, distinct_columns(cells, REPORT_COLUMNS, REPEATED_COLUMNS)))
+    cells = official_cells(runs)
+    table = (
+        f"{_table(cells, distinct_columns(cells, COLUMNS, REPEATED_COLUMNS))}\n"
+        f"<h3>{html.escape(ROW_HEADING)}</h3>\n{_table(cells, ROW_COLUMNS)}"
+    )
     chart = ""
     if chart_png:
         encoded = base64.b64encode(chart_png).decode("ascii")
@@ -99,21 +115,19 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
             "<h2>Does the model still find the answer?</h2>\n"
             f"<ul>{lines}{readings}</ul>\n{chart}\n"
             f"<p>{html.escape(HEADLINE_NOTE.replace('*', ''))}</p>\n"
-            f"{_boxed(html_table([row.markdown_cells() for row in headline], list(MARKDOWN_COLUMNS)))}\n"
+            f"{_table([row.markdown_cells() for row in headline], MARKDOWN_COLUMNS)}\n"
         )
         chart = ""
         compared = comparisons(runs)
         if compared:
             verdicts = "".join(f"<li>{html.escape(str(r['verdict']))}</li>" for r in compared)
             answers += (
-                f"<h2>Is A more robust than B?</h2>\n<ul>{verdicts}</ul>\n"
-                f"{_boxed(html_table([comparison_cells(r) for r in compared], list(COMPARISON_COLUMNS)))}\n"
+                f"<h2>Is A more robust than B?</h2>\n<p>{html.escape(COMPARISON_NOTE)}</p>\n<ul>{verdicts}</ul>\n"
+                f"{_table([comparison_cells(r) for r in compared], COMPARISON_COLUMNS)}\n"
             )
         answers += _breakdowns(headline)
     columns, rows = transfer_table(runs)
-    transfer = (
-        f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_boxed(html_table(rows, columns))}\n" if rows else ""
-    )
+    transfer = f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_table(rows, columns)}\n" if rows else ""
     # who reviewed each set, as report.md says
     notes = "".join(f"<p>{html.escape(note)}</p>\n" for note in review_notes(runs))
     signatures = "".join(

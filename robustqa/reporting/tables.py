@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from robustqa.render import with_ci
 from robustqa.review.status import ReviewStatus
 from robustqa.signature import Signature
 
@@ -79,8 +80,12 @@ SHORT_COMPARISON = {
 # What each row compares and on which shift; then what running the model cost in that run.
 SHIFT_COLUMNS = ("Shift", "Comparison")
 COST_COLUMNS = ("Params", "Windows/s", "ms/question", "Device")
-# report.md and `robustqa report`: everything.
+# `robustqa report --wide` and the notebook: everything in one table.
 REPORT_COLUMNS = COLUMNS + SHIFT_COLUMNS + COST_COLUMNS
+# report.md and the HTML page show that table in two, row for row, so that each fits a 1280-pixel page: the scores
+# (COLUMNS), then what each row compares and what running the model cost (ROW_COLUMNS).
+ROW_COLUMNS = ("Model", *SHIFT_COLUMNS, *COST_COLUMNS)
+ROW_HEADING = "What each row compares, and what running the model cost"
 
 # A column left out where it repeats another in every row (every question of the run changed, say).
 REPEATED_COLUMNS = {"ΔF1 changed [95% CI]": "ΔF1 [95% CI]"}
@@ -347,10 +352,10 @@ class ModelRow:
             "Clean F1": _number(n["clean_f1"]),
             "Pert. EM": _number_with_interval(n["perturbed_em"], n["perturbed_em_ci"]),
             "Pert. F1": _number_with_interval(n["perturbed_f1"], n["perturbed_f1_ci"]),
-            "ΔEM [95% CI]": _with_interval(n["drop_em"], n["drop_em_ci"]),
-            "ΔF1 [95% CI]": _with_interval(n["drop_f1"], n["drop_f1_ci"]),
-            "ΔF1 changed [95% CI]": _with_interval(changed.get("f1"), changed.get("f1_ci")),
-            "ΔF1 changed answerable [95% CI]": _with_interval(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci")),
+            "ΔEM [95% CI]": with_ci(n["drop_em"], n["drop_em_ci"], 2),
+            "ΔF1 [95% CI]": with_ci(n["drop_f1"], n["drop_f1_ci"], 2),
+            "ΔF1 changed [95% CI]": with_ci(changed.get("f1"), changed.get("f1_ci"), 2),
+            "ΔF1 changed answerable [95% CI]": with_ci(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci"), 2),
             "Flips R→W / W→R": f"{flips['right_to_wrong']} / {flips['wrong_to_right']}{unit}" if flips else "–",
             "Changed": changed_cell,
             "Reused": str(coverage.get("reused_predictions", 0)) if paired and self.entry.get("perturbed") else "–",
@@ -370,8 +375,8 @@ class ModelRow:
             "Compared": SHORT_COMPARISON.get(self.comparison, self.comparison),
             "Clean\nF1": _number(n["clean_f1"], 1),
             "Pert.\nF1": _number(n["perturbed_f1"], 1),
-            "ΔF1\n[95% CI]": _with_interval(n["drop_f1"], n["drop_f1_ci"], 1),
-            "ΔF1 changed\nanswerable [CI]": _with_interval(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci"), 1),
+            "ΔF1\n[95% CI]": with_ci(n["drop_f1"], n["drop_f1_ci"]),
+            "ΔF1 changed\nanswerable [CI]": with_ci(changed.get("HasAns_f1"), changed.get("HasAns_f1_ci")),
             "Changed": full["Changed"].replace(" questions, ", " q, ").replace(" variants", " var."),
             "Flips\nR→W/W→R": f"{flips['right_to_wrong']}/{flips['wrong_to_right']}" if flips else "–",
         }
@@ -651,18 +656,6 @@ def _number_with_interval(value: Any, interval: Any) -> str:
     return f"{value:.2f} [{interval[0]:.2f}, {interval[1]:.2f}]"
 
 
-def _signed(value: Any, digits: int = 2) -> str:
-    return "–" if value is None else f"{value:+.{digits}f}"
-
-
-def _with_interval(value: Any, interval: Any, digits: int = 2) -> str:
-    if value is None:
-        return "–"
-    if not interval:
-        return _signed(value, digits)
-    return f"{_signed(value, digits)} [{interval[0]:+.{digits}f}, {interval[1]:+.{digits}f}]"
-
-
 # ------------------------------------------------------------------------------------------- renderers
 
 
@@ -678,3 +671,15 @@ def compact_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
 def report_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
     """The report table's rows (REPORT_COLUMNS) of every comparison of every model of every run."""
     return [row.cells() for row in model_rows(runs)]
+
+
+def official_cells(runs: Sequence[Run]) -> list[dict[str, str]]:
+    """The rows of report.md's and the HTML page's official table, which comes in two (COLUMNS, then ROW_COLUMNS):
+    the Model cell also says what the row compares (`minilm-squad2-mini (worst of K)`) where rows compare different
+    things, so that each part reads alone."""
+    rows = model_rows(runs)
+    if plain(rows):
+        return [row.cells() for row in rows]
+    return [
+        row.cells() | {"Model": f"{row.label} ({SHORT_COMPARISON.get(row.comparison, row.comparison)})"} for row in rows
+    ]

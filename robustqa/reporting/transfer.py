@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from robustqa.render import signed
 from robustqa.signature import Signature
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class TransferCell:
     def text(self) -> str:
         if self.exact is None:
             return "–"
-        drop = f" ({self.drop_exact:+.1f})" if self.drop_exact is not None else ""
+        drop = f" ({signed(self.drop_exact)})" if self.drop_exact is not None else ""
         flips = f", {self.right_to_wrong} R→W" if self.right_to_wrong is not None else ""
         return f"{self.exact:.1f}{drop}{flips}{' *' if self.white_box else ''}"
 

@@ -6,6 +6,9 @@ reader never has to guess; docs/FORMATS.md lists them.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Collection
+
 REPORT_JSON = "report.json"
 REPORT_MD = "report.md"
 CHART_PNG = "clean_vs_perturbed.png"
@@ -43,3 +46,18 @@ def model_files(slug: str, *, perturbed: bool) -> dict[str, str | None]:
         "clean_scores": scores_file(slug, "clean"),
         "perturbed_scores": scores_file(slug, "perturbed") if perturbed else None,
     }
+
+
+def selection_part(articles: Collection[str] | None, exclude_articles: Collection[str] | None) -> str:
+    """The part of a default run folder's name that says which articles a run kept (`--articles`,
+    `--exclude-articles`): `-4-articles-<hash>`, `-without-12-articles-<hash>`, both, or "" for every article.
+    The hash (6 hex digits of SHA-256) is of the sorted distinct titles, so the order and spelling of the list
+    (commas, @FILE, repeats) do not matter, and two selections never share a folder."""
+    parts = []
+    for prefix, titles in (("", articles), ("without-", exclude_articles)):
+        if titles:
+            distinct = sorted(set(titles))
+            digest = hashlib.sha256("\n".join(distinct).encode("utf-8")).hexdigest()[:6]
+            noun = "article" if len(distinct) == 1 else "articles"
+            parts.append(f"-{prefix}{len(distinct)}-{noun}-{digest}")
+    return "".join(parts)

@@ -19,13 +19,20 @@ from robustqa.signature import Signature
 _LATE_KEYS = ("robustqa",)
 
 
-def _comparable(signature: Signature, keys: Collection[str] | None) -> dict[str, str]:
-    """The signature's fields (only `keys` when given: then model fingerprints are left out too,
-    `id@fingerprint` -> `id`, as they are known only once a model has loaded)."""
-    fields = {key: value for key, value in signature.items if key not in _LATE_KEYS and (keys is None or key in keys)}
-    if keys is not None and "models" in fields:
+def _comparable(signature: Signature, unknown: Collection[str] | None) -> dict[str, str]:
+    """The signature's fields but those in `unknown` (before the models have run: the keys not known yet; then
+    model fingerprints are left out too, `id@fingerprint` -> `id`, as they are known only once a model has loaded)."""
+    fields = {key: value for key, value in signature.items if key not in _LATE_KEYS and key not in (unknown or ())}
+    if unknown is not None and "models" in fields:
         fields["models"] = ",".join(item.rpartition("@")[0] or item for item in fields["models"].split(","))
     return fields
+
+
+def _shown(value: str | None, width: int = 60) -> str:
+    """A signature value in the refusal: "-" when the run has none, a long one (a list of titles) cut short."""
+    if value is None:
+        return "-"
+    return value if len(value) <= width else value[: width - 1] + "…"
 
 
 def recorded_signature(folder: Path) -> Signature | None:
@@ -37,22 +44,23 @@ def recorded_signature(folder: Path) -> Signature | None:
         return None
 
 
-def check_reuse(folder: Path, planned: Signature, *, overwrite: bool, keys: Collection[str] | None = None) -> None:
-    """Raise OutputError when `folder` holds a finished run whose signature differs from `planned` (in
-    `keys` only, before the models have run; in every field, before the new run is written)."""
+def check_reuse(folder: Path, planned: Signature, *, overwrite: bool, unknown: Collection[str] | None = None) -> None:
+    """Raise OutputError when `folder` holds a finished run whose signature differs from `planned`: before the
+    models have run, in every field but the `unknown` ones; before the new run is written (`unknown` None), in
+    every field. The error names every field that differs, with both values; a field that only one of the two
+    runs records (`articles`, `limit`) differs too."""
     if overwrite:
         return
     recorded = recorded_signature(folder)
     if recorded is None:
         return
-    old, new = _comparable(recorded, keys), _comparable(planned, keys)
+    old, new = _comparable(recorded, unknown), _comparable(planned, unknown)
     differ = [key for key in dict.fromkeys([*old, *new]) if old.get(key) != new.get(key)]
     if not differ:
         return
-    shown = "; ".join(f"{key} {old.get(key, '-')} -> {new.get(key, '-')}" for key in differ[:3])
-    more = f" (and {len(differ) - 3} more)" if len(differ) > 3 else ""
+    shown = "; ".join(f"{key} {_shown(old.get(key))} -> {_shown(new.get(key))}" for key in differ)
     raise OutputError(
-        f"holds a different run ({shown}{more})",
+        f"holds a different run ({shown})",
         path=str(folder),
         hint="choose another folder, or overwrite it",
         setting="overwrite",

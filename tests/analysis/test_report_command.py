@@ -21,8 +21,8 @@ def test_markdown_to_stdout(synthetic_run: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.index("## Does the model still find the answer?") < result.output.index("## Official")
     lines = result.output.split("## Official SQuAD EM/F1")[1].splitlines()  # the official table, after the answers
-    rows = [line for line in lines if line.startswith("| tiny-")]
-    assert [row.split("|")[1].strip() for row in rows] == ["tiny-a", "tiny-b"]
+    rows = [line for line in lines if line.startswith("| tiny-")]  # the scores, then what each row compares
+    assert [row.split("|")[1].strip() for row in rows] == ["tiny-a", "tiny-b", "tiny-a", "tiny-b"]
     assert "| 83.33 |" in rows[0]  # tiny-a clean EM
     assert any(line.startswith("Signature: `clean:000000000000|") for line in lines)
 
@@ -63,7 +63,8 @@ def test_html_is_one_self_contained_page(synthetic_run: Path, tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>")
-    assert page.split("Official SQuAD EM/F1")[1].count("<tr>") == 3  # header and two models
+    official, compared = page.split("Official SQuAD EM/F1")[1].split("What each row compares")[:2]
+    assert official.count("<tr>") == 3 and compared.count("<tr>") == 3  # header and two models, in each part
     assert page.index("Does the model still find the answer?") < page.index("Official SQuAD EM/F1")
     assert 'src="data:image/png;base64,' in page
     assert "clean:000000000000|perturbed:111111111111" in page
@@ -111,4 +112,4 @@ def test_real_run_alone_and_beside_the_demo_run(
     page = out.read_text()
     # models named short (the folder's name); the full identity is in each run's signature
     assert f"{real_run.name}: {shared_model_path.name}" in page and f"sample: {shared_model_path.name}" in page
-    assert page.split("Official SQuAD EM/F1")[1].count("<tr>") == 3
+    assert page.split("Official SQuAD EM/F1")[1].split("What each row compares")[0].count("<tr>") == 3

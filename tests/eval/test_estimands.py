@@ -174,7 +174,7 @@ def test_no_headline_or_chart_shows_a_gain(gave_up: Path) -> None:
     # no positive drop or "gain" claim anywhere before the official table: every ΔF1 in its lines and tables
     assert not re.search(r"ΔF1 \+[1-9]", head)
     drops = _column_cells(head, "ΔF1")
-    assert drops and all(cell.startswith("−") or cell.startswith("+0.0 ") for cell in drops), drops
+    assert drops and all(cell.startswith("−") or cell.startswith("0.0 ") for cell in drops), drops
     assert "gain" not in head.replace("not a gain", "")
     # the chart: points lost (positive = worse), no bars at all
     data = answers_chart_data(headline_rows([run]))
@@ -326,6 +326,38 @@ def test_two_models_of_a_run_are_compared_paired(two_models: Path) -> None:
     assert "## Is A more robust than B?" in markdown and "owner/steady is more robust" in markdown
 
 
+def test_the_verdict_gives_each_test_its_own_n(two_models: Path) -> None:
+    """The F1 bootstrap covers every shared changed answerable question, McNemar only those that exactly one model
+    flipped: wherever the verdict is printed (report.md, html, json, the terminal, the three answers of the notebook
+    and analyze page), it names both n, and the comparison table gives McNemar's."""
+    from click.testing import CliRunner
+
+    from robustqa.cli import cli
+    from robustqa.reporting.headline import comparison_cells
+
+    (result,) = json.loads((two_models / "report.json").read_text())["comparisons"]
+    right, discordant = result["flips"]["both_right_on_clean"], result["flips"]["only_a"] + result["flips"]["only_b"]
+    assert (result["questions"], discordant) == (6, 3)  # two tests, two n
+    f1_n = "paired bootstrap over n = 6 shared changed answerable questions"
+    mcnemar_n = f"exact McNemar on flips, n = 3 (of the {right} both got right on clean, those only one model flipped)"
+
+    def report(*options: str) -> str:
+        done = CliRunner().invoke(cli, ["report", str(two_models), *options], env={"COLUMNS": "200"})
+        assert done.exit_code == 0, done.output
+        return done.stdout
+
+    shown = {
+        "report.md": (two_models / "report.md").read_text(),
+        "html": report("--format", "html"),
+        "json": json.loads(report("--format", "json"))["comparisons"][0]["verdict"],
+        "terminal": " ".join(report().split()),
+        "three answers": three_answers([load_run(two_models)]),
+    }
+    for where, text in shown.items():
+        assert f1_n in text and mcnemar_n in text, where
+    assert comparison_cells(result)["McNemar exact p (n: flipped by one only)"] == "0.25 (n = 3)"
+
+
 def test_report_compares_models_of_two_runs(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -337,7 +369,8 @@ def test_report_compares_models_of_two_runs(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())  # the verdict wraps to the terminal
     assert "run-b: owner/steady is more robust than run-a: owner/gives-up by +100.0" in text
-    assert "McNemar on flips: 6 only run-a: owner/gives-up, 0 only run-b: owner/steady" in text
+    assert "McNemar on flips, n = 6 (of the 6 both got right on clean, those only one model flipped): " in text
+    assert "6 only run-a: owner/gives-up, 0 only run-b: owner/steady" in text
 
 
 def test_a_run_folder_from_before_the_estimands_still_gets_its_headline(gave_up: Path, tmp_path: Path) -> None:

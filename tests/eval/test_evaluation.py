@@ -80,7 +80,7 @@ def test_run_folder_follows_the_contract_and_matches_the_official_rules(tmp_path
     ]
     assert (out / "clean_vs_perturbed.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (
-        "| owner/fake-model | 8 paired | 100.00 | 100.00 | 62.50 | 62.50 | -37.50 [" in (out / "report.md").read_text()
+        "| owner/fake-model | 8 paired | 100.00 | 100.00 | 62.50 | 62.50 | −37.50 [" in (out / "report.md").read_text()
     )
     rows = [json.loads(line) for line in (out / "examples.jsonl").read_text().splitlines()]
     assert len(rows) == 8

@@ -209,18 +209,24 @@ def test_report_shows_qads_and_addsent_in_one_table_and_one_chart(real_run: Path
     def cells(line: str) -> list[str]:
         return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
-    # the official all-question table (after the headline, which has no Shift column)
-    start = next(i for i, line in enumerate(lines) if line.startswith("| Model |") and "| Shift |" in line)
-    header = cells(lines[start])
-    table = [line for line in lines[start:] if line.startswith("|")]
-    table = table[: next((i for i, line in enumerate(table) if i and line.startswith("| Model |")), len(table))]
-    rows = [cells(line) for line in table if line.startswith(("| run: ", "| addsent: "))]
+    def table(first: str) -> tuple[list[str], list[list[str]]]:
+        start = next(i for i, line in enumerate(lines) if line.startswith(first))
+        found = [line for line in lines[start:] if line.startswith("|")]
+        found = found[: next((i for i, line in enumerate(found) if i and line.startswith("| Model |")), len(found))]
+        return cells(found[0]), [cells(line) for line in found if line.startswith(("| run: ", "| addsent: "))]
+
+    # the official all-question table, in two parts row for row (after the headline, which has no Shift column)
+    scores_header, scores = table("| Model | Questions |")
+    header, rows = table("| Model | Shift |")
+    assert [row[0] for row in scores] == [row[0] for row in rows] and len(rows) == 3
     shifts = [row[header.index("Shift")] for row in rows]
     assert shifts == ["qads@1.1 (SQuAD 2.0; not reviewed)", "addsent@1 (SQuAD v1.1)", "addsent@1 (SQuAD v1.1)"]
     assert [row[header.index("Comparison")].split(":")[0] for row in rows] == ["paired", "paired", "paired"]
     assert "worst copy" in rows[2][header.index("Comparison")]
+    signed = r"(?:[+−]\d+\.\d\d|0\.00)"  # one minus sign (U+2212); zero unsigned
+    for score in scores:
+        assert re.fullmatch(rf"{signed} \[{signed}, {signed}\]", score[scores_header.index("ΔF1 [95% CI]")])
     for row in rows:
-        assert re.fullmatch(r"[+-]\d+\.\d\d \[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]", row[header.index("ΔF1 [95% CI]")])
         assert row[header.index("Params")] == "22.6M" and float(row[header.index("ms/question")]) > 0
         assert row[header.index("Device")].endswith("threads (cpu, fp32)")
     assert "official SQuAD EM/F1, each run under its own rules" in out.read_text()

@@ -104,3 +104,33 @@ def test_the_report_page_fits_a_1280_pixel_window(tmp_path: Path, chromium: tupl
     assert box[1] <= viewport  # the table's own box scrolls, not the page
     screenshot = tmp_path / "report-1280.png"
     assert driver.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
+
+
+def test_the_official_tables_fit_a_1280_pixel_window(tmp_path: Path, chromium: tuple[Any, Path]) -> None:
+    """The official all-question table (scores, then what each row compares and its cost) fits the page whole:
+    its cells wrap (a figure above its interval, a long model name anywhere) rather than scroll out of sight."""
+    driver, _ = chromium
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(
+        cli, ["report", *map(str, _runs(tmp_path)), "--format", "html", "--output", str(page)], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    driver.set_window_size(1280, 900)
+    driver.get(page.as_uri())
+    boxes = driver.execute_script(
+        """
+        const official = [...document.querySelectorAll('h2')].find(h => h.textContent.startsWith('Official SQuAD'));
+        const boxes = [...document.querySelectorAll('.table-box')].filter(
+            b => official.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+        return boxes.slice(0, 2).map(b => [b.scrollWidth, b.clientWidth, b.querySelectorAll('th').length]);
+        """
+    )
+    assert len(boxes) == 2 and all(columns >= 7 for _, _, columns in boxes), boxes
+    assert all(scroll <= client for scroll, client, _ in boxes), boxes  # nothing hidden to the right
+    viewport = driver.execute_script("return document.documentElement.clientWidth")
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= viewport
+    driver.execute_script(
+        "[...document.querySelectorAll('h2')].find(h => h.textContent.startsWith('Official')).scrollIntoView()"
+    )
+    screenshot = tmp_path / "official-1280.png"
+    assert driver.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
