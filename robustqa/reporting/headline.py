@@ -212,11 +212,11 @@ def kinds_caption(rows: Sequence[HeadlineRow]) -> str:
     """Which edit kinds the headline counts, in a sentence ("" where every row counts every variant)."""
     if all(row.kinds is None for row in rows):
         return ""
-    every = "; every edit kind has its own row in the breakdown by edit kind"
+    every = "; the breakdown by edit kind has a row for every kind"
     if len({row.kinds for row in rows}) == 1:
-        return f"The headline counts variants made of {kinds_text(rows[0].kinds)} only{every}."
+        return f"The headline counts {kinds_text(rows[0].kinds)} only{every}."
     each = "; ".join(f"{row.label}: {kinds_text(row.kinds) or 'every edit kind'}" for row in rows)
-    return f"Edit kinds the headline counts: {each}{every}."
+    return f"Edit kinds each headline counts: {each}{every}."
 
 
 def _shared_kinds(a: HeadlineRow, b: HeadlineRow) -> tuple[str, ...] | None:

@@ -492,14 +492,14 @@ def test_every_caption_names_the_kinds_and_the_kind_breakdown_has_a_spelling_row
     by_word = {group["group"]: group["questions"] for group in row.breakdowns.answerable["question_word"]}
     assert sum(by_word.values()) == 5 and by_word["what"] == 2  # a1 and b4 (a4 is left out)
     markdown = (kinded / "report.md").read_text()
-    assert "The headline counts variants made of synonym and rare edits only" in markdown
+    assert "The headline counts synonym and rare edits only" in markdown
     assert "### owner/mixed: by edit kind (every edit kind; the headline counts synonym and rare edits)" in markdown
     assert "### owner/mixed: by question word (synonym and rare edits only, as the headline)" in markdown
     kind_table = markdown.split("by edit kind (every edit kind")[1].split("###")[0]
     assert "| spelling" in kind_table and "| abbreviation" in kind_table
     assert json.loads(render_json([run]))["headline"][0]["kinds"] == list(HEADLINE_KINDS)
     printed = CliRunner().invoke(cli, ["report", str(kinded)], env={"COLUMNS": "200"})
-    assert "The headline counts variants made of synonym and rare edits only" in printed.stdout
+    assert "The headline counts synonym and rare edits only" in printed.stdout
     assert "synonym and rare edits" in three_answers([run])
     title = answers_figure([row])._suptitle
     assert title is not None and "synonym and rare edits only" in title.get_text()
