@@ -541,3 +541,34 @@ def test_two_models_are_compared_over_the_headline_kinds(tmp_path: Path) -> None
     assert "5 shared changed answerable questions (synonym and rare edits only)" in result["verdict"]
     (across,) = comparisons([load_run(run)])
     assert across["questions"] == 5 and "synonym and rare edits only" in across["verdict"]
+
+
+def test_a_run_that_selected_kinds_before_headline_kinds_still_reports_them(kinded: Path, tmp_path: Path) -> None:
+    """A certified@2 run made before headline kinds recorded `kinds` (its variants filtered) and estimands without
+    `kinds`: it loads, and its headline and captions name the kinds it covered."""
+    import shutil
+
+    from robustqa.reporting.report import render_markdown
+
+    old = tmp_path / "old"
+    shutil.copytree(kinded, old)
+    report = json.loads((old / "report.json").read_text())
+    report["settings"]["kinds"] = report["settings"].pop("headline_kinds")
+    for entry in report["models"]:
+        entry["estimands"].pop("kinds")
+    (old / "report.json").write_text(json.dumps(report))
+    run = load_run(old)
+    (row,) = headline_rows([run])
+    assert row.kinds == HEADLINE_KINDS and "synonym and rare edits only" in row.line()
+    assert "The headline counts synonym and rare edits only" in render_markdown([run])
+
+
+def test_the_analyze_page_names_the_headline_kinds(kinded: Path) -> None:
+    pytest.importorskip("nbclient")
+    from robustqa.notebook import execute, to_html
+
+    page = to_html(execute(kinded))
+    opening = page[page.index("1. Does it still find the answer?") :]
+    assert "The headline counts synonym and rare edits only" in opening
+    assert "answerable, by edit kind (every edit kind)" in page
+    assert "answerable, by part of speech of the edited word (synonym and rare edits)" in page
