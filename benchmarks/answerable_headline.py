@@ -1,9 +1,11 @@
 """The three answers (docs/metrics.md) for both shared models on the four held-out articles they never saw.
 
-`robustqa eval minilm-squad2-mini minilm-squad2-wiki --articles <the four titles of squad2-dev-heldout.json>`
-on the packaged benchmark (certified@2: 1,494 questions and their certified variants), as the README's quick
-start runs it: every variant is evaluated, the headline counts synonym and rare edits (certified@2's default);
-then, from the run folder alone:
+`robustqa eval minilm-squad2-mini minilm-squad2-wiki` on squad2-dev-heldout.json (1,494 questions) and the
+certified variants of those questions (certified@1 restricted to them, as certified_drop.py does; certified@2 has
+the same variants), as a user would run it, every variant evaluated; then, from the run folder alone, each answer
+as a certified@2 run gives it by default (`robustqa eval MODELS --articles ...`): the headline over the variants
+made only of synonym and rare edits (the kinds every examples.jsonl line records, by the rules certified@2's
+kinds come from), every kind in its own row of the breakdown by edit kind:
 
 1. each model's headline: answerable worst-of-K ΔF1 [95% CI], flip rate [Wilson 95% CI] with the flips split
    into abstained / answered something else, the threshold-free ΔF1 (best non-null span), and the abstention
@@ -20,41 +22,56 @@ then, from the run folder alone:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from pathlib import Path
 
-from _common import HELDOUT, MODELS, REPO, recorded, run_robustqa
+from _common import HELDOUT, MODELS, REPO, certified_heldout, recorded, run_robustqa
 
 os.environ.setdefault("OMP_NUM_THREADS", "2")
 
 
 def main() -> None:
-    from robustqa.estimands import kinds_text, rate_text, with_ci
-    from robustqa.reporting.headline import comparisons, headline_rows, run_settings
+    from robustqa.estimands import compare, estimands, kinds_text, rate_text, with_ci
+    from robustqa.packaged import get_set
+    from robustqa.reporting.breakdowns import model_breakdowns
+    from robustqa.reporting.headline import run_settings
+    from robustqa.reporting.tables import short_model_name
     from robustqa.runs.load import load_run
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=REPO / "runs" / "answerable-headline")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    titles = [article["title"] for article in json.loads(HELDOUT.read_text(encoding="utf-8"))["data"]]
+    variants = certified_heldout(args.work)
     run_dir = args.work / "run"
     with recorded(__file__):
-        run_robustqa("eval", *MODELS, "--articles", ",".join(titles), "--output-dir", run_dir, "--quiet", "--overwrite")
+        run_robustqa(
+            "eval",
+            *MODELS,
+            "--clean",
+            HELDOUT,
+            "--perturbed",
+            variants,
+            "--output-dir",
+            run_dir,
+            "--quiet",
+            "--overwrite",
+        )
         run = load_run(run_dir)
         resamples, seed = run_settings(run)
-        rows = headline_rows([run])
-        print(f"certified@2 on {', '.join(titles)}: 1,494 questions (4 articles neither model saw) and")
-        variants = len(run.examples_of(rows[0].model))
-        print(f"{variants} variants, every one evaluated; the headline counts {kinds_text(rows[0].kinds)};")
-        print(f"official SQuAD 2.0 per-question scores; {resamples} bootstrap resamples, seed {seed}\n")
+        kinds = get_set("certified@2").headline_kinds
+        examples = {short_model_name(model): run.examples_of(model) for model in run.models}
+        print(f"{HELDOUT.name} (1,494 questions, 4 articles neither model saw) and their certified variants,")
+        variants = len(next(iter(examples.values())))
+        print(f"{variants} variants, every one evaluated; the headline counts {kinds_text(kinds)},")
+        print("as a certified@2 run does by default; official SQuAD 2.0 per-question scores;")
+        print(f"{resamples} bootstrap resamples, seed {seed}\n")
         print("1. Does it still find the answer? (changed questions; answerable and unanswerable apart)")
-        for row in rows:
-            est = row.estimands or {}
+        for model in examples:
+            est = estimands(examples[model], resamples=resamples, seed=seed, kinds=kinds)
             ans, unans, free = est["answerable"], est["unanswerable"], est.get("threshold_free")
             flips = ans["flips"]
-            print(f"  {row.label}")
+            print(f"  {model}")
             print(
                 f"    answerable: {ans['questions']} changed questions ({ans['variants']} variants), clean F1 "
                 f"{ans['clean_f1']:.1f} on them"
@@ -82,28 +99,28 @@ def main() -> None:
             if est.get("reading"):
                 print(f"    reading: {est['reading']}")
         print("\n2. Is one more robust than the other? (paired over shared changed answerable questions)")
-        for result in comparisons([run]):
-            print(f"  {result['verdict']}")
+        a, b = examples
+        result = compare(a, examples[a], b, examples[b], resamples=resamples, seed=seed, kinds=kinds)
+        print(f"  {result['verdict']}")
         print("\n3. Which edits break it? (changed answerable questions, worst of K within the group; * interval")
         print("   excludes zero; groups under 20 questions are listed, neither marked nor plotted)")
-        for row in rows:
+        for model in examples:
+            breakdowns = model_breakdowns(examples[model], resamples=resamples, seed=seed, kinds=kinds)
             for by, title in (
                 ("kind", "edit kind (every kind)"),
-                ("pos", f"part of speech ({kinds_text(row.kinds)})"),
-                ("frequency", f"how common the new word is ({kinds_text(row.kinds)})"),
+                ("pos", f"part of speech ({kinds_text(kinds)})"),
+                ("frequency", f"how common the new word is ({kinds_text(kinds)})"),
             ):
-                print(f"  {row.label}, by {title}:")
-                for group in row.breakdowns.answerable[by]:
+                print(f"  {model}, by {title}:")
+                for group in breakdowns.answerable[by]:
                     mark = "*" if group["significant"] else " "
                     print(
                         f"    {mark} {group['group']:<20} n={group['questions']:<4} "
                         f"ΔF1 {with_ci(group['drop_f1'], group['drop_f1_ci']):<24} "
                         f"flip rate {rate_text({'rate': group['flip_rate'], 'rate_ci': group['flip_rate_ci']})}"
                     )
-            print(
-                f"  {row.label}, unanswerable, by part of speech ({kinds_text(row.kinds)}; abstention change, points):"
-            )
-            for group in row.breakdowns.unanswerable["pos"]:
+            print(f"  {model}, unanswerable, by part of speech ({kinds_text(kinds)}; abstention change, points):")
+            for group in breakdowns.unanswerable["pos"]:
                 mark = "*" if group["significant"] else " "
                 print(
                     f"    {mark} {group['group']:<14} n={group['questions']:<4} "
