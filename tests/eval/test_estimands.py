@@ -479,7 +479,7 @@ def test_every_caption_names_the_kinds_and_the_kind_breakdown_has_a_spelling_row
     from click.testing import CliRunner
 
     from robustqa.cli import cli
-    from robustqa.reporting.report import render_json
+    from robustqa.reporting.report import render, render_json
 
     run = load_run(kinded)
     (row,) = headline_rows([run])
@@ -498,6 +498,8 @@ def test_every_caption_names_the_kinds_and_the_kind_breakdown_has_a_spelling_row
     kind_table = markdown.split("by edit kind (every edit kind")[1].split("###")[0]
     assert "| spelling" in kind_table and "| abbreviation" in kind_table
     assert json.loads(render_json([run]))["headline"][0]["kinds"] == list(HEADLINE_KINDS)
+    page = render("html", [run])
+    assert "The headline counts synonym and rare edits only" in page and "(every edit kind; the headline" in page
     printed = CliRunner().invoke(cli, ["report", str(kinded)], env={"COLUMNS": "200"})
     assert "The headline counts synonym and rare edits only" in printed.stdout
     assert "synonym and rare edits" in three_answers([run])
@@ -572,3 +574,22 @@ def test_the_analyze_page_names_the_headline_kinds(kinded: Path) -> None:
     assert "The headline counts synonym and rare edits only" in opening
     assert "answerable, by edit kind (every edit kind)" in page
     assert "answerable, by part of speech of the edited word (synonym and rare edits)" in page
+
+
+def test_breakdowns_are_computed_once_for_the_opening_and_the_tables(kinded: Path, monkeypatch) -> None:
+    from robustqa.reporting import breakdowns
+    from robustqa.reporting.breakdown_tables import breakdown_tables
+
+    calls: list[str] = []
+    counted = breakdowns.answerable_rows
+
+    def counting(examples: Any, by: str, **options: Any) -> list[dict[str, Any]]:
+        calls.append(by)
+        return counted(examples, by, **options)
+
+    monkeypatch.setattr(breakdowns, "answerable_rows", counting)
+    run = load_run(kinded)
+    rows = headline_rows([run])
+    three_answers([run], rows)
+    answerable, _ = breakdown_tables(rows)
+    assert answerable and sorted(calls) == sorted(breakdowns.BREAKDOWNS)  # once per breakdown, not twice
