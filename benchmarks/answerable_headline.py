@@ -1,17 +1,20 @@
 """The three answers (docs/metrics.md) for both shared models on the four held-out articles they never saw.
 
 `robustqa eval minilm-squad2-mini minilm-squad2-wiki` on squad2-dev-heldout.json (1,494 questions) and the
-certified variants of those questions (certified@1 restricted to them, as certified_drop.py does), as a user
-would run it; then, from the run folder alone:
+certified variants of those questions (certified@1 restricted to them, as certified_drop.py does; certified@2 has
+the same variants), as a user would run it, every variant evaluated; then, from the run folder alone, each answer
+as a certified@2 run gives it by default (`robustqa eval MODELS --articles ...`): the headline over the variants
+made only of synonym and rare edits (the kinds every examples.jsonl line records, by the rules certified@2's
+kinds come from), every kind in its own row of the breakdown by edit kind:
 
 1. each model's headline: answerable worst-of-K ΔF1 [95% CI], flip rate [Wilson 95% CI] with the flips split
    into abstained / answered something else, the threshold-free ΔF1 (best non-null span), and the abstention
    change on the changed unanswerable questions;
 2. the paired comparison mini vs wiki over their shared changed answerable questions (bootstrap interval of the
    difference, exact McNemar on flips) with its verdict;
-3. which edits break each model: answerable rows by edit kind (the substitutions' `kind`; "unclassified" where
-   the set records none), by part of speech and by how common the new word is (wordfreq Zipf band), with their
-   intervals; unanswerable rows by part of speech.
+3. which edits break each model: answerable rows by edit kind (every kind: spelling variants and abbreviations
+   too), by part of speech and by how common the new word is (wordfreq Zipf band; these two over the headline's
+   synonym and rare edits), with their intervals; unanswerable rows by part of speech.
 
     NLTK_DATA=../shared/nltk_data python benchmarks/answerable_headline.py [--work DIR]
 """
@@ -28,9 +31,11 @@ os.environ.setdefault("OMP_NUM_THREADS", "2")
 
 
 def main() -> None:
-    from robustqa.estimands import rate_text, with_ci
-    from robustqa.reporting.breakdowns import answerable_rows, unanswerable_rows
-    from robustqa.reporting.headline import comparisons, headline_rows, run_settings
+    from robustqa.estimands import compare, estimands, kinds_text, rate_text, with_ci
+    from robustqa.packaged import get_set
+    from robustqa.reporting.breakdowns import model_breakdowns
+    from robustqa.reporting.headline import run_settings
+    from robustqa.reporting.tables import short_model_name
     from robustqa.runs.load import load_run
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -54,14 +59,19 @@ def main() -> None:
         )
         run = load_run(run_dir)
         resamples, seed = run_settings(run)
-        print(f"{HELDOUT.name} (1,494 questions, 4 articles neither model saw) and their certified@1 variants;")
-        print(f"official SQuAD 2.0 per-question scores; {resamples} bootstrap resamples, seed {seed}\n")
+        kinds = get_set("certified@2").headline_kinds
+        examples = {short_model_name(model): run.examples_of(model) for model in run.models}
+        print(f"{HELDOUT.name} (1,494 questions, 4 articles neither model saw) and their certified variants,")
+        variants = len(next(iter(examples.values())))
+        print(f"{variants} variants, every one evaluated; the headline counts {kinds_text(kinds)},")
+        print("as a certified@2 run does by default; official SQuAD 2.0 per-question scores;")
+        print(f"{resamples} bootstrap resamples, seed {seed}\n")
         print("1. Does it still find the answer? (changed questions; answerable and unanswerable apart)")
-        for row in headline_rows([run]):
-            est = row.estimands or {}
+        for model in examples:
+            est = estimands(examples[model], resamples=resamples, seed=seed, kinds=kinds)
             ans, unans, free = est["answerable"], est["unanswerable"], est.get("threshold_free")
             flips = ans["flips"]
-            print(f"  {row.label}")
+            print(f"  {model}")
             print(
                 f"    answerable: {ans['questions']} changed questions ({ans['variants']} variants), clean F1 "
                 f"{ans['clean_f1']:.1f} on them"
@@ -89,39 +99,34 @@ def main() -> None:
             if est.get("reading"):
                 print(f"    reading: {est['reading']}")
         print("\n2. Is one more robust than the other? (paired over shared changed answerable questions)")
-        for result in comparisons([run]):
-            print(f"  {result['verdict']}")
+        a, b = examples
+        result = compare(a, examples[a], b, examples[b], resamples=resamples, seed=seed, kinds=kinds)
+        print(f"  {result['verdict']}")
         print("\n3. Which edits break it? (changed answerable questions, worst of K within the group; * interval")
         print("   excludes zero; groups under 20 questions are listed, neither marked nor plotted)")
-        for row in headline_rows([run]):
-            examples = run.examples_of(row.model)
+        for model in examples:
+            breakdowns = model_breakdowns(examples[model], resamples=resamples, seed=seed, kinds=kinds)
             for by, title in (
-                ("kind", "edit kind"),
-                ("pos", "part of speech"),
-                ("frequency", "how common the new word is"),
+                ("kind", "edit kind (every kind)"),
+                ("pos", f"part of speech ({kinds_text(kinds)})"),
+                ("frequency", f"how common the new word is ({kinds_text(kinds)})"),
             ):
-                print(f"  {row.label}, by {title}:")
-                for group in answerable_rows(examples, by, resamples=resamples, seed=seed):
+                print(f"  {model}, by {title}:")
+                for group in breakdowns.answerable[by]:
                     mark = "*" if group["significant"] else " "
                     print(
                         f"    {mark} {group['group']:<20} n={group['questions']:<4} "
                         f"ΔF1 {with_ci(group['drop_f1'], group['drop_f1_ci']):<24} "
                         f"flip rate {rate_text({'rate': group['flip_rate'], 'rate_ci': group['flip_rate_ci']})}"
                     )
-            print(f"  {row.label}, unanswerable, by part of speech (abstention change, points):")
-            for group in unanswerable_rows(examples, "pos", resamples=resamples, seed=seed):
+            print(f"  {model}, unanswerable, by part of speech ({kinds_text(kinds)}; abstention change, points):")
+            for group in breakdowns.unanswerable["pos"]:
                 mark = "*" if group["significant"] else " "
                 print(
                     f"    {mark} {group['group']:<14} n={group['questions']:<4} "
                     f"{group['abstention_clean']:.1f}% → {group['abstention_perturbed']:.1f}%, "
                     f"Δ {with_ci(group['abstention_shift'], group['abstention_shift_ci'])}"
                 )
-        kinds = {s.get("kind") for e in run.examples for s in e.get("substitutions") or ()}
-        if kinds <= {None}:
-            print(
-                "\n  The certified@1 variants record no edit kind yet, so every edit is 'unclassified'; the kind rows "
-                "fill in once the set carries kinds."
-            )
     print(f"\nrun folder: {run_dir.relative_to(REPO) if run_dir.is_relative_to(REPO) else run_dir}")
 
 

@@ -15,13 +15,15 @@ unanswerable questions, so the official all-question EM/F1 nets a loss on answer
   answerable questions, so that a rise on both is named for what it is: the model is less sure of the variant.
 
 Everything is computed from examples.jsonl-shaped lines (`Line.from_example`), so report.json, the analysis
-of an old run folder and a test's own recomputation read the same records.
+of an old run folder and a test's own recomputation read the same records. A run may count only some edit kinds
+in its headline (`kinds`: `certified@2` counts synonyms, common and rare, while it evaluates every variant):
+then every answer here covers the variants made only of those kinds (`covers`), and says so.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -39,6 +41,8 @@ from robustqa.stats import (
 
 # a breakdown group of fewer questions is named but not plotted: one question's flip is not a rate
 MIN_PLOTTED = 20
+# the edit kind of a substitution recorded without one (a run made before kinds)
+UNCLASSIFIED = "unclassified"
 
 
 @dataclass(frozen=True)
@@ -118,9 +122,21 @@ class Line:
         )
 
 
-def lines_of(examples: Iterable[Mapping[str, Any]]) -> list[Line]:
-    """The compared lines of examples.jsonl (lines of a clean-only run have no perturbed side and are left out)."""
-    return [Line.from_example(e) for e in examples if e.get("perturbed_exact") is not None]
+def edit_kinds_of(example: Mapping[str, Any]) -> list[str]:
+    """The edit kinds of an examples.jsonl line (`kind` of each substitution; a run made before kinds: none)."""
+    return sorted({str(s.get("kind") or UNCLASSIFIED) for s in example.get("substitutions") or ()})
+
+
+def covers(example: Mapping[str, Any], kinds: Collection[str] | None) -> bool:
+    """Whether a headline over edit `kinds` counts the variant: every edit of it is of one of them (None: every
+    variant counts)."""
+    return kinds is None or all(kind in kinds for kind in edit_kinds_of(example))
+
+
+def lines_of(examples: Iterable[Mapping[str, Any]], kinds: Collection[str] | None = None) -> list[Line]:
+    """The compared lines of examples.jsonl (lines of a clean-only run have no perturbed side and are left out),
+    only the variants made of edit `kinds` when given."""
+    return [Line.from_example(e) for e in examples if e.get("perturbed_exact") is not None and covers(e, kinds)]
 
 
 def _by_question(lines: Iterable[Line]) -> dict[str, list[Line]]:
@@ -221,9 +237,12 @@ def reading(result: Mapping[str, Any]) -> str:
     return ""
 
 
-def estimands(examples: Iterable[Mapping[str, Any]], *, resamples: int, seed: int) -> dict[str, Any]:
-    """report.json's `estimands` of one model (docs/metrics.md), from its examples.jsonl lines."""
-    lines = lines_of(examples)
+def estimands(
+    examples: Iterable[Mapping[str, Any]], *, resamples: int, seed: int, kinds: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """report.json's `estimands` of one model (docs/metrics.md), from its examples.jsonl lines: over the variants
+    made of edit `kinds` (recorded as `kinds`; None: every variant)."""
+    lines = lines_of(examples, kinds)
     changed = [line for line in lines if line.changed]
     free = [line.threshold_free() for line in changed if line.answerable]
     threshold_free = (
@@ -232,6 +251,7 @@ def estimands(examples: Iterable[Mapping[str, Any]], *, resamples: int, seed: in
         else None
     )
     result: dict[str, Any] = {
+        "kinds": list(kinds) if kinds is not None else None,
         "answerable": answerable(changed, resamples=resamples, seed=seed),
         "threshold_free": threshold_free,
         "unanswerable": abstention_change([x for x in changed if not x.answerable], resamples=resamples, seed=seed),
@@ -264,24 +284,36 @@ def headline_parts(result: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
+def kinds_text(kinds: Sequence[str] | None) -> str:
+    """The edit kinds a headline covers, in words ("synonym and rare edits"); "" for every variant."""
+    if not kinds:
+        return ""
+    names = list(kinds)
+    joined = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{joined} edits"
+
+
 def headline_line(model: str, result: Mapping[str, Any]) -> str:
     """One line per model: the answerable worst-of-K ΔF1 [CI], the flip rate [CI] and the abstention shift [CI],
-    each saying which questions it covers."""
+    each saying which questions (and which edit kinds) it covers."""
     ans, unans = result.get("answerable"), result.get("unanswerable")
     parts = headline_parts(result)
+    kinds = kinds_text(result.get("kinds"))
+    only = f", {kinds} only" if kinds else ""
     if ans is None:
-        text = f"{model}: no changed answerable question"
+        text = f"{model}: no changed answerable question{f' ({kinds} only)' if kinds else ''}"
     else:
         flips = ans["flips"]
         text = (
             f"{model}: answerable worst-of-K ΔF1 {parts['drop']} points ({ans['questions']} changed answerable "
-            f"questions); flip rate {parts['flips']} ({flips['flipped']} of {flips['right_on_clean']} right on clean: "
+            f"questions{only}); flip rate {parts['flips']} ({flips['flipped']} of {flips['right_on_clean']} right on "
+            "clean: "
             f"{flips['abstained']} abstained, {flips['answered_other']} answered something else)"
         )
     if unans is not None:
         text += (
             f"; abstention on unanswerable {unans['clean']:.1f}% → {unans['perturbed']:.1f}%, "
-            f"{parts['abstention']} points ({unans['questions']} changed unanswerable questions)"
+            f"{parts['abstention']} points ({unans['questions']} changed unanswerable questions{only})"
         )
     return text
 
@@ -308,14 +340,15 @@ def compare(
     *,
     resamples: int,
     seed: int,
+    kinds: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Is A more robust than B? Over the changed answerable questions both runs share (same clean question id,
-    each model's worst variant): the paired difference of their worst-of-K ΔF1 (A minus B: positive means A
-    loses less) with a bootstrap interval over questions, and an exact McNemar test on their flips (over the
-    shared questions both got right on clean)."""
+    each model's worst variant among those made of edit `kinds`, None: every variant): the paired difference of
+    their worst-of-K ΔF1 (A minus B: positive means A loses less) with a bootstrap interval over questions, and an
+    exact McNemar test on their flips (over the shared questions both got right on clean)."""
     per_model = []
     for examples in (examples_a, examples_b):
-        lines = [line for line in lines_of(examples) if line.changed and line.answerable]
+        lines = [line for line in lines_of(examples, kinds) if line.changed and line.answerable]
         per_model.append(_by_question(lines))
     shared = [q for q in per_model[0] if q in per_model[1]]
     delta = {}
@@ -338,6 +371,7 @@ def compare(
     result = {
         "a": model_a,
         "b": model_b,
+        "kinds": list(kinds) if kinds is not None else None,
         "questions": n,
         "drop_f1_a": 100.0 * float(delta["a"].mean()) if n else None,
         "drop_f1_b": 100.0 * float(delta["b"].mean()) if n else None,
@@ -382,4 +416,8 @@ def verdict(result: Mapping[str, Any]) -> str:
         mcnemar += f": {a if flips['only_a'] < flips['only_b'] else b} flips fewer of them"
     else:
         mcnemar += ": no detectable difference in flips"
-    return f"{head}, paired bootstrap over n = {result['questions']} shared changed answerable questions; {mcnemar}"
+    kinds = kinds_text(result.get("kinds"))
+    only = f" ({kinds} only)" if kinds else ""
+    return (
+        f"{head}, paired bootstrap over n = {result['questions']} shared changed answerable questions{only}; {mcnemar}"
+    )

@@ -3,9 +3,10 @@
 A packaged set is a clean SQuAD 2.0 file and a perturbed file made from it, both inside the package, with a
 dataset card saying how it was made. The default is the reviewed benchmark `certified@2`: the variants of
 `certified@1` (tools/certify.py builds it; its card is `robustqa/data/certified/CARD.md`), each edit with its
-kind (tools/certify_kinds.py; `CARD-v2.md`). Its runs count synonyms, common and rare, by default; spelling
-variants, abbreviations and other forms of a word are selected with `kinds`. `certified@1` stays loadable, as
-it was published.
+kind (tools/certify_kinds.py; `CARD-v2.md`). A run evaluates every variant; its headline counts synonyms,
+common and rare (`headline_kinds`), and spelling variants, abbreviations and other forms of a word get their own
+rows in the breakdown by edit kind; `kinds` selects the variants a run counts instead. `certified@1` stays
+loadable, as it was published.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ class PackagedSet:
     perturbed: str
     description: str
     card: str = "CARD.md"
-    # the edit kinds a run counts when none are chosen (robustqa.evaluation.data); None: every variant
-    default_kinds: tuple[str, ...] | None = None
+    # the edit kinds a run's headline counts when no kinds are chosen (every variant is evaluated); None: every kind
+    headline_kinds: tuple[str, ...] | None = None
 
     @property
     def ident(self) -> str:
@@ -81,10 +82,10 @@ CERTIFIED_2 = PackagedSet(
     perturbed="certified-v2.json",
     description=(
         "certified@1's variants, unchanged, each edit with its kind (synonym, rare, spelling, abbreviation, "
-        "morphology); a run counts synonyms and rare synonyms unless told otherwise"
+        "morphology); a run evaluates every variant, and its headline counts synonyms and rare synonyms"
     ),
     card="CARD-v2.md",
-    default_kinds=("synonym", "rare"),
+    headline_kinds=("synonym", "rare"),
 )
 
 PACKAGED_SETS: dict[str, PackagedSet] = {CERTIFIED.ident: CERTIFIED, CERTIFIED_2.ident: CERTIFIED_2}

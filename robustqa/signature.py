@@ -122,6 +122,7 @@ RUN = Schema(
         "perturbed",
         "recipe",
         "kinds",
+        "headline_kinds",
         "rules",
         "validated",
         "articles",

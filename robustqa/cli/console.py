@@ -57,7 +57,7 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
     answers always), how each two models compare, then each run's signature. The official all-question table
     follows with `wide` (every column of report.md), or alone where no run compares a perturbed set."""
     from robustqa.render import distinct_columns, fitting_columns, rich_table
-    from robustqa.reporting.headline import HEADLINE_TITLE, TERMINAL_COLUMNS, comparisons, headline_rows
+    from robustqa.reporting.headline import HEADLINE_TITLE, TERMINAL_COLUMNS, comparisons, headline_rows, kinds_caption
     from robustqa.reporting.tables import (
         COMPACT_COLUMNS,
         REPEATED_COLUMNS,
@@ -77,6 +77,8 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
             (list(TERMINAL_COLUMNS), []) if wide else fitting_columns(rows, TERMINAL_COLUMNS, out.width, keep=4)
         )
         out.print(rich_table(rows, columns, HEADLINE_TITLE))
+        if kinds_caption(headline):
+            out.print(kinds_caption(headline), markup=False, highlight=False)
         for row in headline:
             if row.estimands and row.estimands.get("reading"):
                 out.print(f"{row.label}: {row.estimands['reading']}", markup=False, highlight=False)

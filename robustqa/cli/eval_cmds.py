@@ -95,7 +95,8 @@ if TYPE_CHECKING:
     "--kinds",
     default=None,
     help="Count only variants whose edits are all of these kinds: comma-separated from synonym, rare, spelling, "
-    "abbreviation, morphology, or 'all'. Default: synonym,rare on certified@2, else all.",
+    "abbreviation, morphology, or 'all'. Default: every variant; on certified@2 the headline counts synonym,rare "
+    "and each other kind has its own row.",
 )
 @click.option(
     "--articles",
@@ -137,6 +138,7 @@ def eval_command(
     from robustqa.packaged import get_set
 
     selected_kinds = kinds_option(kinds)
+    headline_kinds = None
     if clean_file is None:
         if perturbed_file is not None:
             raise click.UsageError(
@@ -146,8 +148,8 @@ def eval_command(
         packaged = get_set(set_name) if set_name else get_set()
         clean_file, perturbed_file = packaged.clean_path, packaged.perturbed_path
         folder_name = packaged.slug
-        if kinds is None:
-            selected_kinds = packaged.default_kinds
+        if kinds is None:  # every variant evaluated; the headline counts the set's own kinds
+            headline_kinds = packaged.headline_kinds
     elif set_name:
         raise click.UsageError("--set names a packaged set; give it without --clean and --perturbed")
     else:
@@ -170,6 +172,7 @@ def eval_command(
         decisions=decisions,
         overwrite=overwrite,
         kinds=selected_kinds,
+        headline_kinds=headline_kinds,
         articles=selected,
         exclude_articles=excluded,
     )

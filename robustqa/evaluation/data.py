@@ -49,10 +49,18 @@ class EvalData:
     articles: tuple[str, ...] | None = None  # the article titles the run keeps; None: every article
     exclude_articles: tuple[str, ...] | None = None  # the titles it leaves out
     evaluated_articles: tuple[Article, ...] = ()  # the clean articles with a question in the run (the overlap check)
+    # the edit kinds the headline counts among the variants kept (every variant is still evaluated and broken
+    # down); None: the headline counts every variant kept
+    headline_kinds: tuple[str, ...] | None = None
 
     @property
     def clean_by_id(self) -> dict[str, QAExample]:
         return {ex.id: ex for ex in self.clean}
+
+    @property
+    def counted_kinds(self) -> tuple[str, ...] | None:
+        """The edit kinds the headline covers: `headline_kinds`, else the kinds selected, else None (every kind)."""
+        return self.headline_kinds or self.kinds
 
 
 def file_sha12(path: Path) -> str:
@@ -245,15 +253,18 @@ def load_eval_data(
     kinds: Collection[str] | None = None,
     articles: Collection[str] | None = None,
     exclude_articles: Collection[str] | None = None,
+    headline_kinds: Collection[str] | None = None,
 ) -> EvalData:
     """Read and cross-check the clean and perturbed files; `limit` keeps the first N clean questions;
     `rules` ("auto", "1.1", "2.0") chooses the SQuAD rules (see `choose_rules`); `decisions` are review
     decisions files made on the perturbed file (`robustqa review`), read and checked here too. `kinds` keeps
-    only the variants made entirely of those edit kinds (`perturbations.edit_kinds`); `articles` and
+    only the variants made entirely of those edit kinds (`perturbations.edit_kinds`); `headline_kinds` keeps
+    every variant but has the headline count only those made of its kinds (some must be); `articles` and
     `exclude_articles` select the clean file's articles by title, before `limit` counts questions."""
     if limit is not None and limit < 1:
         raise InputError(f"limit {limit} leaves no questions", hint="give a positive number")
     selected_kinds = check_kinds(kinds) if kinds is not None else None
+    counted_kinds = check_kinds(headline_kinds) if headline_kinds is not None else None
     articles = tuple(dict.fromkeys(articles)) if articles else None
     exclude_articles = tuple(dict.fromkeys(exclude_articles)) if exclude_articles else None
     clean_set = _load(Path(clean_file), "clean")
@@ -273,7 +284,7 @@ def load_eval_data(
                 "review decisions were given without a perturbed file",
                 hint="give the perturbed file the decisions were made on",
             )
-        if selected_kinds is not None:
+        if selected_kinds is not None or counted_kinds is not None:
             raise InputError(
                 "edit kinds were selected without a perturbed file",
                 hint="give the perturbed file",
@@ -318,6 +329,8 @@ def load_eval_data(
         mapping = {ex.id: mapping[ex.id] for ex in perturbed}
         context_changed = {ex.id: context_changed[ex.id] for ex in perturbed}
         changed = {ex.id: changed[ex.id] for ex in perturbed}
+    if counted_kinds is not None:  # the headline needs some variant to count; the variants all stay
+        _select_kinds(perturbed, changed, counted_kinds, Path(perturbed_file))
     recipe, build_signature = recipe_of(perturbed_set)
     review = _review_status(
         perturbed_set, Path(perturbed_file), [ex.id for ex in perturbed if changed[ex.id]], decisions, recipe
@@ -339,6 +352,7 @@ def load_eval_data(
         articles,
         exclude_articles,
         evaluated,
+        counted_kinds,
     )
 
 

@@ -57,6 +57,8 @@ class EvalConfig:
     decisions: tuple[Path, ...] = ()  # review decisions made on the perturbed file (robustqa review)
     overwrite: bool = False  # replace a folder that holds a different run
     kinds: tuple[str, ...] | None = None  # count only variants made of these edit kinds; None: every variant
+    # evaluate every variant kept, but count only these edit kinds in the headline (a packaged set's default)
+    headline_kinds: tuple[str, ...] | None = None
     articles: tuple[str, ...] | None = None  # evaluate only these articles (titles); None: all
     exclude_articles: tuple[str, ...] | None = None  # leave these articles out
 
@@ -167,6 +169,8 @@ def eval_signature(
     }
     if data.kinds is not None:
         fields["kinds"] = list(data.kinds)
+    if data.headline_kinds is not None:
+        fields["headline_kinds"] = list(data.headline_kinds)
     if data.rules == RULES_V1:
         fields["rules"] = data.rules
     if data.review is not None and data.review.valid_ids is not None:
@@ -231,6 +235,8 @@ def _settings_record(config: EvalConfig, outcomes: Sequence[ModelOutcome], na_pr
     )
     if config.kinds is not None:
         settings["kinds"] = list(config.kinds)
+    if config.headline_kinds is not None:
+        settings["headline_kinds"] = list(config.headline_kinds)
     if config.articles is not None:
         settings["articles"] = list(config.articles)
     if config.exclude_articles is not None:
@@ -265,6 +271,7 @@ def run_evaluation(
         kinds=config.kinds,
         articles=config.articles,
         exclude_articles=config.exclude_articles,
+        headline_kinds=config.headline_kinds,
     )
     overlaps = training_overlaps(specs, data)
     output_dir = Path(config.output_dir)

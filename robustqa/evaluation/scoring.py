@@ -196,7 +196,12 @@ def model_entry(outcome: ModelOutcome, data: EvalData, *, resamples: int, seed: 
             pairs, [ex.id for ex in data.clean], c.has_answer, c.exact, c.f1, resamples=resamples, seed=seed
         ),
         variants=None if _imported(data.recipe) else variant_summary(pairs, resamples=resamples, seed=seed),
-        estimands=estimands([line.to_dict() for line in example_lines(outcome, data)], resamples=resamples, seed=seed),
+        estimands=estimands(
+            [line.to_dict() for line in example_lines(outcome, data)],
+            resamples=resamples,
+            seed=seed,
+            kinds=data.counted_kinds,
+        ),
         flips=flip_counts(pairs),
         coverage=Coverage(
             clean_questions=len(data.clean),
@@ -309,13 +314,14 @@ def prediction_files(outcome: ModelOutcome) -> list[PredictionFiles]:
 
 def comparisons(outcomes: list[ModelOutcome], data: EvalData, *, resamples: int, seed: int) -> list[dict[str, Any]]:
     """report.json's `comparisons`: each two models of a run, paired over their shared questions
-    (`robustqa.estimands.compare`); none for a single model or a clean-only run."""
+    (`robustqa.estimands.compare`, over the variants the headline counts); none for a single model or a
+    clean-only run."""
     if data.perturbed is None or len(outcomes) < 2:
         return []
     lines = {o.spec.name: [line.to_dict() for line in example_lines(o, data)] for o in outcomes}
     names = list(lines)
     return [
-        compare(a, lines[a], b, lines[b], resamples=resamples, seed=seed)
+        compare(a, lines[a], b, lines[b], resamples=resamples, seed=seed, kinds=data.counted_kinds)
         for i, a in enumerate(names)
         for b in names[i + 1 :]
     ]

@@ -8,28 +8,37 @@ n, flip rate and ΔF1 with their intervals. Unanswerable questions get their own
 never mixed in. Rows are ranked so that effects whose interval excludes zero come first (only groups large
 enough to plot are marked: a handful of questions gives a degenerate interval); a group of fewer than
 `MIN_PLOTTED` questions is named but not plotted.
+
+Where a run's headline counts only some edit kinds (`certified@2`: synonyms, common and rare), the breakdown by
+edit kind still shows every kind as its own row (how much a spelling variant or an abbreviation hurts), while
+the other breakdowns cover the headline's kinds only, as the headline does. A model's breakdowns are computed
+once (`model_breakdowns`, a bootstrap per row) and every document reads them from there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from robustqa.edits import coarse_pos
-from robustqa.estimands import MIN_PLOTTED, Line, abstention_change, answerable, rate_text, with_ci
+from robustqa.estimands import (
+    MIN_PLOTTED,
+    Line,
+    abstention_change,
+    answerable,
+    covers,
+    edit_kinds_of,
+    rate_text,
+    with_ci,
+)
 from robustqa.reporting.analysis import question_type
 
-UNCLASSIFIED = "unclassified"
 FREQUENCY_BANDS = ("common (Zipf ≥ 4)", "uncommon (Zipf 3-4)", "rare (Zipf < 3)")
 
 
 def _subs(example: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return list(example.get("substitutions") or ())
-
-
-def _kind(example: Mapping[str, Any]) -> list[str]:
-    """The edit kinds of the variant (`kind` of each substitution; runs made before kinds: unclassified)."""
-    return sorted({str(s.get("kind") or UNCLASSIFIED) for s in _subs(example)})
 
 
 def _pos(example: Mapping[str, Any]) -> list[str]:
@@ -69,7 +78,7 @@ def _question_word(example: Mapping[str, Any]) -> list[str]:
 
 # name -> (title, the groups of one variant)
 BREAKDOWNS: dict[str, tuple[str, Callable[[Mapping[str, Any]], list[str]]]] = {
-    "kind": ("edit kind", _kind),
+    "kind": ("edit kind", edit_kinds_of),
     "pos": ("part of speech of the edited word", _pos),
     "frequency": ("how common the new word is", _frequency),
     "question_word": ("question word", _question_word),
@@ -78,13 +87,22 @@ BREAKDOWNS: dict[str, tuple[str, Callable[[Mapping[str, Any]], list[str]]]] = {
 }
 
 
-def _groups(examples: Iterable[Mapping[str, Any]], by: str) -> dict[str, list[Mapping[str, Any]]]:
+# the breakdown that shows every edit kind, whatever kinds the headline counts
+EVERY_KIND = "kind"
+
+
+def _groups(
+    examples: Iterable[Mapping[str, Any]], by: str, kinds: Sequence[str] | None
+) -> dict[str, list[Mapping[str, Any]]]:
+    """The changed variants by group; every variant by edit kind, else only those made of `kinds` (None: all)."""
     if by not in BREAKDOWNS:
         raise ValueError(f"unknown breakdown {by!r}; choose from {', '.join(BREAKDOWNS)}")
     grouper = BREAKDOWNS[by][1]
     groups: dict[str, list[Mapping[str, Any]]] = {}
     for example in examples:
         if example.get("perturbed_exact") is None or not example.get("changed", True):
+            continue
+        if by != EVERY_KIND and not covers(example, kinds):
             continue
         for name in grouper(example):
             groups.setdefault(name, []).append(example)
@@ -96,12 +114,13 @@ def _significant(interval: Any) -> bool:
 
 
 def answerable_rows(
-    examples: Iterable[Mapping[str, Any]], by: str, *, resamples: int, seed: int
+    examples: Iterable[Mapping[str, Any]], by: str, *, resamples: int, seed: int, kinds: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
     """One row per group of the changed answerable questions: n, ΔF1 worst of K and flip rate with intervals,
-    ranked: effects whose ΔF1 or flip-rate interval excludes zero first, then the largest drop."""
+    ranked: effects whose ΔF1 or flip-rate interval excludes zero first, then the largest drop. Only the
+    variants made of edit `kinds` count, except by edit kind (every kind its own row)."""
     rows = []
-    for name, group in _groups(examples, by).items():
+    for name, group in _groups(examples, by, kinds).items():
         lines = [Line.from_example(e) for e in group if e.get("answerable", True)]
         result = answerable(lines, resamples=resamples, seed=seed)
         if result is None:
@@ -129,11 +148,12 @@ def answerable_rows(
 
 
 def unanswerable_rows(
-    examples: Iterable[Mapping[str, Any]], by: str, *, resamples: int, seed: int
+    examples: Iterable[Mapping[str, Any]], by: str, *, resamples: int, seed: int, kinds: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
-    """One row per group of the changed unanswerable questions: n and the abstention change with its interval."""
+    """One row per group of the changed unanswerable questions: n and the abstention change with its interval
+    (`kinds` as for `answerable_rows`)."""
     rows = []
-    for name, group in _groups(examples, by).items():
+    for name, group in _groups(examples, by, kinds).items():
         lines = [Line.from_example(e) for e in group if not e.get("answerable", True)]
         result = abstention_change(lines, resamples=resamples, seed=seed)
         if result is None:
@@ -152,6 +172,30 @@ def unanswerable_rows(
         )
     rows.sort(key=lambda r: (not r["significant"], not r["plotted"], -r["abstention_shift"], r["group"]))
     return rows
+
+
+@dataclass(frozen=True)
+class ModelBreakdowns:
+    """Every breakdown of one model, computed once: breakdown name -> its ranked rows (no unanswerable rows by
+    substitution pair: too many groups of a question or two)."""
+
+    answerable: Mapping[str, list[dict[str, Any]]]
+    unanswerable: Mapping[str, list[dict[str, Any]]]
+
+
+def model_breakdowns(
+    examples: Iterable[Mapping[str, Any]], *, resamples: int, seed: int, kinds: Sequence[str] | None = None
+) -> ModelBreakdowns:
+    """All of a model's breakdowns (`answerable_rows` and `unanswerable_rows` of each of BREAKDOWNS)."""
+    lines = list(examples)
+    return ModelBreakdowns(
+        {by: answerable_rows(lines, by, resamples=resamples, seed=seed, kinds=kinds) for by in BREAKDOWNS},
+        {
+            by: unanswerable_rows(lines, by, resamples=resamples, seed=seed, kinds=kinds)
+            for by in BREAKDOWNS
+            if by != "pair"
+        },
+    )
 
 
 ANSWERABLE_COLUMNS = ("Group", "Answerable questions", "ΔF1 worst of K [95% CI]", "Flip rate [95% CI]")

@@ -180,8 +180,22 @@ def answers_figure(rows: Sequence[HeadlineRow]) -> Figure:
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(positions, [item["label"] for item in data], fontsize=8)
     axes[0].set_ylim(len(data) - 0.5, -0.5)
-    figure.suptitle("Does the model still find the answer? Dot: estimate; line: 95% interval", fontsize=9)
+    figure.suptitle(
+        f"Does the model still find the answer?{_kinds_note(rows)} Dot: estimate; line: 95% interval", fontsize=9
+    )
     return figure
+
+
+def _kinds_note(rows: Sequence[HeadlineRow]) -> str:
+    """Which edit kinds the headline counts, for the chart's title ("" where every variant counts)."""
+    from robustqa.estimands import kinds_text
+
+    kinds = {row.kinds for row in rows}
+    if kinds == {None}:
+        return ""
+    if len(kinds) > 1:
+        return " (each model: the edit kinds its headline counts)"
+    return f" ({kinds_text(next(iter(kinds)))} only)"
 
 
 def first_figure(runs: Sequence[Any]) -> Figure:

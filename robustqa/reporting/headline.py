@@ -4,21 +4,24 @@ all read (so each says the same).
 
 A model's estimands come from report.json (`estimands`); a run folder written before they existed has them
 computed here from its examples.jsonl, so old runs still get the headline (without the threshold-free row
-where its lines lack best spans).
+where its lines lack best spans). The edit kinds a headline covers are the run's `headline_kinds` setting
+(`certified@2` by default: synonym and rare), else the kinds it selected (`kinds`), else every variant.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from robustqa.estimands import compare, estimands, headline_line, rate_text
+from robustqa.estimands import compare, estimands, headline_line, kinds_text, rate_text, verdict
 from robustqa.render import signed, with_ci
 from robustqa.reporting.tables import run_kind, run_labels, short_model_name
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
+    from robustqa.reporting.breakdowns import ModelBreakdowns
     from robustqa.runs.load import Run
 
 HEADLINE_TITLE = "robustqa: does the model still find the answer? (changed questions only, points)"
@@ -71,6 +74,21 @@ class HeadlineRow:
     estimands: Mapping[str, Any] | None
     identity: tuple[str, str] = ("", "")  # (model id, fingerprint): one model on two sets is no comparison
 
+    @property
+    def kinds(self) -> tuple[str, ...] | None:
+        """The edit kinds the headline covers (None: every variant)."""
+        kinds = (self.estimands or {}).get("kinds")
+        return tuple(kinds) if kinds else None
+
+    @cached_property
+    def breakdowns(self) -> ModelBreakdowns:
+        """Which edits break it (`robustqa.reporting.breakdowns`), computed once for every document that shows
+        them: every edit kind by kind, the headline's kinds in the other breakdowns."""
+        from robustqa.reporting.breakdowns import model_breakdowns
+
+        resamples, seed = run_settings(self.run)
+        return model_breakdowns(self.run.examples_of(self.model), resamples=resamples, seed=seed, kinds=self.kinds)
+
     def numbers(self) -> dict[str, Any]:
         """The headline as numbers (report --format json, the notebook, the chart)."""
         est = self.estimands or {}
@@ -81,6 +99,7 @@ class HeadlineRow:
             "model": self.model,
             "label": self.label,
             "run": str(self.run.path),
+            "kinds": list(self.kinds) if self.kinds else None,
             "answerable_questions": ans.get("questions"),
             "clean_f1_answerable": ans.get("clean_f1"),
             "drop_f1_worst": worst.get("f1"),
@@ -169,15 +188,43 @@ def run_settings(run: Run) -> tuple[int, int]:
     return int(settings.get("bootstrap") or DEFAULT_RESAMPLES), int(settings.get("seed", DEFAULT_SEED))
 
 
+def headline_kinds(run: Run) -> tuple[str, ...] | None:
+    """The edit kinds a run's headline covers: its `headline_kinds`, else the kinds it selected (runs made before
+    headline kinds, where the selection was the headline's), else None (every variant)."""
+    settings = run.report.get("settings") or {}
+    kinds = settings.get("headline_kinds") or settings.get("kinds")
+    return tuple(str(kind) for kind in kinds) if kinds else None
+
+
 def model_estimands(run: Run, entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """A model's estimands: report.json's, else computed from examples.jsonl (run folders written before them);
-    None for a run with no perturbed set."""
+    None for a run with no perturbed set. Each says which edit kinds it covers (`kinds`)."""
+    kinds = headline_kinds(run)
     if entry.get("estimands"):
-        return entry["estimands"]
+        stored = entry["estimands"]
+        return stored if "kinds" in stored else {"kinds": list(kinds) if kinds else None, **stored}
     if run_kind(run) != "paired":
         return None
     resamples, seed = run_settings(run)
-    return estimands(run.examples_of(str(entry["model"])), resamples=resamples, seed=seed)
+    return estimands(run.examples_of(str(entry["model"])), resamples=resamples, seed=seed, kinds=kinds)
+
+
+def kinds_caption(rows: Sequence[HeadlineRow]) -> str:
+    """Which edit kinds the headline counts, in a sentence ("" where every row counts every variant)."""
+    if all(row.kinds is None for row in rows):
+        return ""
+    every = "; the breakdown by edit kind has a row for every kind"
+    if len({row.kinds for row in rows}) == 1:
+        return f"The headline counts {kinds_text(rows[0].kinds)} only{every}."
+    each = "; ".join(f"{row.label}: {kinds_text(row.kinds) or 'every edit kind'}" for row in rows)
+    return f"Edit kinds each headline counts: {each}{every}."
+
+
+def _shared_kinds(a: HeadlineRow, b: HeadlineRow) -> tuple[str, ...] | None:
+    """The edit kinds two rows' headlines both count (None: every variant)."""
+    if a.kinds is None or b.kinds is None:
+        return a.kinds or b.kinds
+    return tuple(kind for kind in a.kinds if kind in b.kinds)
 
 
 def headline_rows(runs: Sequence[Run]) -> list[HeadlineRow]:
@@ -209,7 +256,8 @@ def comparisons(runs: Sequence[Run]) -> list[dict[str, Any]]:
                     c for c in a.run.report.get("comparisons") or [] if (c.get("a"), c.get("b")) == (a.model, b.model)
                 ]
                 if stored:
-                    out.append({**stored[0], "a": a.label, "b": b.label, "verdict": _relabel(stored[0], a, b)})
+                    found = {"kinds": list(a.kinds) if a.kinds else None, **stored[0], "a": a.label, "b": b.label}
+                    out.append({**found, "verdict": verdict(found)})
                     continue
             resamples, seed = run_settings(a.run)
             result = compare(
@@ -219,16 +267,11 @@ def comparisons(runs: Sequence[Run]) -> list[dict[str, Any]]:
                 b.run.examples_of(b.model),
                 resamples=resamples,
                 seed=seed,
+                kinds=_shared_kinds(a, b),
             )
             if result["questions"]:
                 out.append(result)
     return out
-
-
-def _relabel(stored: Mapping[str, Any], a: HeadlineRow, b: HeadlineRow) -> str:
-    from robustqa.estimands import verdict
-
-    return verdict({**stored, "a": a.label, "b": b.label})
 
 
 def comparison_cells(result: Mapping[str, Any]) -> dict[str, str]:
@@ -264,17 +307,16 @@ COMPARISON_COLUMNS = (
 
 
 def breaking_groups(row: HeadlineRow, *, top: int = 5) -> list[dict[str, Any]]:
-    """The groups of edits that break one model most: answerable rows of every breakdown whose ΔF1 interval
-    lies below zero and that hold at least MIN_PLOTTED questions (but not all of them), largest drop first."""
+    """The groups of edits that break one model most: answerable rows of every breakdown (`row.breakdowns`) whose
+    ΔF1 interval lies below zero and that hold at least MIN_PLOTTED questions (but not all of them), largest drop
+    first."""
     from robustqa.estimands import MIN_PLOTTED
-    from robustqa.reporting.breakdowns import BREAKDOWNS, answerable_rows
+    from robustqa.reporting.breakdowns import BREAKDOWNS
 
-    resamples, seed = run_settings(row.run)
-    examples = row.run.examples_of(row.model)
     everything = ((row.estimands or {}).get("answerable") or {}).get("questions")
     found = []
     for by, (title, _) in BREAKDOWNS.items():
-        for group in answerable_rows(examples, by, resamples=resamples, seed=seed):
+        for group in row.breakdowns.answerable[by]:
             ci = group["drop_f1_ci"]
             # a group of every question (one edit kind for all, "unclassified") says nothing about which edits
             if ci and ci[1] < 0 and MIN_PLOTTED <= group["questions"] < (everything or 0):
@@ -282,13 +324,16 @@ def breaking_groups(row: HeadlineRow, *, top: int = 5) -> list[dict[str, Any]]:
     return sorted(found, key=lambda g: g["drop_f1"])[:top]
 
 
-def three_answers(runs: Sequence[Run]) -> str:
+def three_answers(runs: Sequence[Run], rows: Sequence[HeadlineRow] | None = None) -> str:
     """The three answers as markdown, for the top of the notebook and the analyze page: does the model
-    understand the words, which edits break it, is it more robust than the other models shown."""
-    rows = headline_rows(runs)
+    understand the words, which edits break it, is it more robust than the other models shown. `rows`: the
+    runs' `headline_rows` when the caller holds them already (their breakdowns are computed once)."""
+    rows = headline_rows(runs) if rows is None else rows
     if not rows:
         return "Nothing to compare: no run here has a perturbed set."
     lines = ["**1. Does it still find the answer?** (changed questions; answerable and unanswerable apart)", ""]
+    caption = kinds_caption(rows)
+    lines += [caption, ""] if caption else []
     lines += [f"- {row.line()}" for row in rows]
     lines += [
         f"- {row.label}: {row.estimands['reading']}" for row in rows if row.estimands and row.estimands.get("reading")
@@ -296,7 +341,8 @@ def three_answers(runs: Sequence[Run]) -> str:
     lines += [
         "",
         "**2. Which edits break it?** (changed answerable questions, worst of K; groups whose ΔF1 "
-        "interval lies below zero, at least 20 questions)",
+        "interval lies below zero, at least 20 questions"
+        + ("; by edit kind every kind, the other breakdowns the headline's kinds)" if caption else ")"),
         "",
     ]
     for row in rows:

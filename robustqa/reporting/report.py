@@ -21,6 +21,7 @@ from robustqa.reporting.headline import (
     comparison_cells,
     comparisons,
     headline_rows,
+    kinds_caption,
 )
 from robustqa.reporting.tables import (
     COLUMNS,
@@ -61,6 +62,8 @@ def headline_markdown(runs: Sequence[Run]) -> list[str]:
     if not rows:
         return []
     lines = ["## Does the model still find the answer?", "", HEADLINE_NOTE, ""]
+    caption = kinds_caption(rows)
+    lines += [caption, ""] if caption else []
     lines += [f"- {row.line()}" for row in rows]
     lines += [
         f"- {row.label}: {row.estimands['reading']}" for row in rows if row.estimands and row.estimands.get("reading")

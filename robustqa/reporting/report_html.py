@@ -22,6 +22,7 @@ from robustqa.reporting.headline import (
     comparison_cells,
     comparisons,
     headline_rows,
+    kinds_caption,
 )
 from robustqa.reporting.tables import (
     COLUMNS,
@@ -111,8 +112,10 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
             for row in headline
             if row.estimands and row.estimands.get("reading")
         )
+        caption = kinds_caption(headline)
         answers = (
             "<h2>Does the model still find the answer?</h2>\n"
+            f"{f'<p>{html.escape(caption)}</p>' if caption else ''}"
             f"<ul>{lines}{readings}</ul>\n{chart}\n"
             f"<p>{html.escape(HEADLINE_NOTE.replace('*', ''))}</p>\n"
             f"{_table([row.markdown_cells() for row in headline], MARKDOWN_COLUMNS)}\n"

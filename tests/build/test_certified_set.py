@@ -108,7 +108,7 @@ def test_certified_2_is_certified_1_with_kinds(monkeypatch: pytest.MonkeyPatch, 
     assert sum(kinds["variants"].values()) == document["robustqa"]["set"]["variants_certified"]
     assert _without_kinds(new) == _without_kinds_from_v1(document)
     assert second.clean_path == get_set("certified@1").clean_path
-    assert get_set().ident == "certified@2" and second.default_kinds == ("synonym", "rare")
+    assert get_set().ident == "certified@2" and second.headline_kinds == ("synonym", "rare")
     assert "certified@1" in second.card_path.read_text(encoding="utf-8")
 
 

@@ -44,7 +44,12 @@ def test_eval_with_no_data_option_uses_the_packaged_certified_set(tmp_path: Path
     assert report["models"][0]["estimands"]["answerable"]["questions"] > 0
     assert "reviewed by two language-model agents per variant (not people)" in result.output
     assert Signature.parse(report["signature"]).get("recipe") == "certified@2"
-    assert Signature.parse(report["signature"]).get("kinds") == "synonym,rare"  # the set's default: synonyms
+    # the set's default: every variant evaluated, the headline on synonyms (common and rare)
+    signature = Signature.parse(report["signature"])
+    assert signature.get("kinds") is None and signature.get("headline_kinds") == "synonym,rare"
+    assert report["settings"]["headline_kinds"] == ["synonym", "rare"] and "kinds" not in report["settings"]
+    assert report["models"][0]["estimands"]["kinds"] == ["synonym", "rare"]
+    assert "The headline counts synonym and rare edits only" in result.output
     again = _in(tmp_path, args)  # the same run resumes from its caches
     assert again.exit_code == 0 and "0 predicted" in again.output
     other = _in(tmp_path, [*args[:-2], "--bootstrap", "300"])  # another run into the same folder is refused

@@ -5,7 +5,10 @@
   (report.json, report.md, the chart's data, the terminal, the analyze page's opening);
 - each headline figure and one breakdown row recomputed from the prediction files the run wrote, by a small
   re-implementation of the official scoring written here (independent of robustqa.metric, stats, estimands);
-- two models compared: the paired difference and the exact McNemar test.
+- two models compared: the paired difference and the exact McNemar test;
+- variants of several edit kinds: every variant is evaluated, the headline counts the headline's kinds
+  (synonym and rare, certified@2's default) and says so, the breakdown by edit kind has a row for every kind,
+  and `--kinds spelling` counts the spelling variants alone.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from robustqa.evaluation.inference import InferenceSettings, Prediction
 from robustqa.evaluation.run import EvalConfig, run_evaluation
 from robustqa.reporting.breakdowns import answerable_rows
 from robustqa.reporting.charts import answers_chart_data, answers_figure
-from robustqa.reporting.headline import headline_rows, three_answers
+from robustqa.reporting.headline import comparisons, headline_rows, three_answers
 from robustqa.runs.load import load_run
 
 from rqa_evalfakes import clean_document, reference_score, write_json
@@ -99,9 +102,11 @@ def steady(ex: Any, variant: bool) -> str:
 RUNNERS = {"owner/gives-up": gives_up, "owner/mixed": mixed, "owner/steady": steady}
 
 
-def evaluate(tmp_path: Path, models: list[str], name: str = "run") -> Path:
+def evaluate(
+    tmp_path: Path, models: list[str], name: str = "run", document: dict[str, Any] | None = None, **options: Any
+) -> Path:
     clean = write_json(tmp_path / "clean.json", clean_document())
-    perturbed = write_json(tmp_path / "variants.json", variants_document())
+    perturbed = write_json(tmp_path / "variants.json", document or variants_document())
     config = EvalConfig(
         clean_file=clean,
         perturbed_file=perturbed,
@@ -110,6 +115,7 @@ def evaluate(tmp_path: Path, models: list[str], name: str = "run") -> Path:
         bootstrap=300,
         seed=13,
         progress=False,
+        **options,
     )
     run_evaluation(models, config, runner_factory=lambda spec, _: Runner(RUNNERS[spec.name], f"fake:{spec.name}"))
     return tmp_path / name
@@ -236,37 +242,64 @@ def two_models(tmp_path_factory) -> Path:
     return evaluate(tmp_path_factory.mktemp("two"), ["owner/mixed", "owner/steady"])
 
 
-def test_headline_figures_recomputed_from_the_prediction_files(two_models: Path) -> None:
-    report = json.loads((two_models / "report.json").read_text())
+def reference_headline(run: Path, entry: dict[str, Any], kept: Callable[[str], bool] = lambda _: True) -> dict:
+    """The headline of one model recomputed from the run's prediction files with `reference_score`, over the
+    variants `kept` (by id) accepts: the mean worst-of-K ΔF1, the flips per question, the abstention shift."""
+    report = json.loads((run / "report.json").read_text())
     clean_qs = _questions(json.loads(Path(report["clean_file"]).read_text()))
     variants = _questions(json.loads(Path(report["perturbed_file"]).read_text()))
     thresh = report["settings"]["na_prob_thresh"]
-    for entry in report["models"]:
-        files = entry["files"]
-
-        clean, perturbed = (_answers(two_models, files, role, thresh) for role in ("clean", "perturbed"))
-        by_source: dict[str, list[str]] = {}
-        for vid, qa in variants.items():
+    clean, perturbed = (_answers(run, entry["files"], role, thresh) for role in ("clean", "perturbed"))
+    by_source: dict[str, list[str]] = {}
+    for vid, qa in variants.items():
+        if vid in perturbed and kept(vid):
             by_source.setdefault(qa["source_id"], []).append(vid)
-        drops, right, flipped, abstained, shifts = [], 0, 0, 0, []
-        for source, vids in by_source.items():
-            golds = [a["text"] for a in clean_qs[source]["answers"]]
-            if golds:
-                c_em, c_f1 = reference_score(golds, clean[source])
-                scored = [(*reference_score(golds, perturbed[v]), perturbed[v]) for v in vids]
-                drops.append(min(f1 for _, f1, _ in scored) - c_f1)
-                if c_em == 1:
-                    right += 1
-                    worst = min(scored, key=lambda s: (s[0], s[1]))
-                    if worst[0] == 0:
-                        flipped += 1
-                        abstained += worst[2] == ""
-            else:
-                shifts.append(sum(perturbed[v] == "" for v in vids) / len(vids) - (clean[source] == ""))
+    drops, right, flipped, abstained, shifts = [], 0, 0, 0, []
+    for source, vids in by_source.items():
+        golds = [a["text"] for a in clean_qs[source]["answers"]]
+        if golds:
+            c_em, c_f1 = reference_score(golds, clean[source])
+            scored = [(*reference_score(golds, perturbed[v]), perturbed[v]) for v in vids]
+            drops.append(min(f1 for _, f1, _ in scored) - c_f1)
+            if c_em == 1:
+                right += 1
+                worst = min(scored, key=lambda s: (s[0], s[1]))
+                if worst[0] == 0:
+                    flipped += 1
+                    abstained += worst[2] == ""
+        else:
+            shifts.append(sum(perturbed[v] == "" for v in vids) / len(vids) - (clean[source] == ""))
+    return {
+        "questions": len(drops),
+        "drop_f1": 100 * sum(drops) / len(drops),
+        "right": right,
+        "flipped": flipped,
+        "abstained": abstained,
+        "shift": 100 * sum(shifts) / len(shifts) if shifts else None,
+    }
+
+
+def assert_headline_is(est: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert est["answerable"]["questions"] == expected["questions"]
+    assert est["answerable"]["worst"]["f1"] == pytest.approx(expected["drop_f1"], abs=1e-9)
+    flips = est["answerable"]["flips"]
+    assert (flips["right_on_clean"], flips["flipped"], flips["abstained"]) == (
+        expected["right"],
+        expected["flipped"],
+        expected["abstained"],
+    )
+    if expected["shift"] is not None:
+        assert est["unanswerable"]["shift"] == pytest.approx(expected["shift"], abs=1e-9)
+
+
+def test_headline_figures_recomputed_from_the_prediction_files(two_models: Path) -> None:
+    report = json.loads((two_models / "report.json").read_text())
+    for entry in report["models"]:
+        expected = reference_headline(two_models, entry)
         est = entry["estimands"]
-        assert est["answerable"]["worst"]["f1"] == pytest.approx(100 * sum(drops) / len(drops), abs=1e-9)
+        assert_headline_is(est, expected)
         flips = est["answerable"]["flips"]
-        assert (flips["right_on_clean"], flips["flipped"], flips["abstained"]) == (right, flipped, abstained)
+        flipped, right = expected["flipped"], expected["right"]
         assert flips["rate"] == pytest.approx(100 * flipped / right)
         z = 1.959963984540054  # Wilson 95%
         p = flipped / right
@@ -274,7 +307,6 @@ def test_headline_figures_recomputed_from_the_prediction_files(two_models: Path)
         half = z * math.sqrt(p * (1 - p) / right + z * z / (4 * right * right)) / (1 + z * z / right)
         assert flips["rate_ci"][0] == pytest.approx(100 * max(0.0, centre - half))
         assert flips["rate_ci"][1] == pytest.approx(100 * min(1.0, centre + half))
-        assert est["unanswerable"]["shift"] == pytest.approx(100 * sum(shifts) / len(shifts), abs=1e-9)
         worst = est["answerable"]["worst"]
         assert worst["f1_ci"][0] <= worst["f1"] <= worst["f1_ci"][1]
     mixed = report["models"][0]["estimands"]["answerable"]
@@ -394,3 +426,203 @@ def test_a_run_folder_from_before_the_estimands_still_gets_its_headline(gave_up:
     assert row.estimands is not None and row.estimands["answerable"] == new["answerable"]
     assert row.estimands["unanswerable"] == new["unanswerable"] and row.estimands["threshold_free"] is None
     assert "| not recorded | not recorded |" in render_markdown([load_run(old)])
+
+
+# ------------------------------------------------------------ (d) variants of several edit kinds
+
+# variant id -> (its question, the word replaced, its replacement, the edit's kind as the file records it)
+KINDED = {
+    "a1-v1": ("In what nation is Normandy located?", "country", "nation", "synonym"),
+    "a1-v2": ("In what land is Normandy located?", "country", "land", "spelling"),
+    "a2-v1": ("When did the Normans lend their name to Normandy?", "give", "lend", "rare"),
+    "a4-v1": ("What is Normandie?", "Normandy", "Normandie", "spelling"),  # a question with no headline variant
+    "b1-v1": ("Who amended the steam engine?", "improved", "amended", "rare"),
+    "b1-v2": ("Who bettered the steam engine?", "improved", "bettered", "abbreviation"),
+    "b2-v1": ("When did Watt better it?", "improve", "better", "synonym"),
+    "b3-v1": ("Who devised the jet engine?", "invented", "devised", "synonym"),
+    "b3-v2": ("Who created the jet engine?", "invented", "created", "spelling"),
+    "b4-v1": ("What does the engine employ to do work?", "use", "employ", "synonym"),
+}
+HEADLINE_KINDS = ("synonym", "rare")
+
+
+def kinded_document() -> dict[str, Any]:
+    """The variants of KINDED, each with the record of its one edit (and its kind)."""
+    doc = variants_document()
+    clean = {qa["id"]: qa for a in clean_document()["data"] for p in a["paragraphs"] for qa in p["qas"]}
+    for article in doc["data"]:
+        for paragraph in article["paragraphs"]:
+            qas = []
+            for source in dict.fromkeys(qa["source_id"] for qa in paragraph["qas"]):
+                for vid, (text, original, replacement, kind) in KINDED.items():
+                    if vid.split("-")[0] != source:
+                        continue
+                    start = clean[source]["question"].index(original)
+                    edit = {
+                        "start": start,
+                        "end": start + len(original),
+                        "new_start": start,
+                        "new_end": start + len(replacement),
+                        "original": original,
+                        "replacement": replacement,
+                        "pos": "NN",
+                        "synset": "x.n.01",
+                        "confidence": 1.0,
+                        "kind": kind,
+                    }
+                    qa = dict(clean[source], id=vid, source_id=source, question=text, substitutions=[edit])
+                    qas.append(dict(qa, original_question=clean[source]["question"]))
+            paragraph["qas"] = qas
+    return doc
+
+
+def _kind_of(kinds: Sequence[str]) -> Callable[[str], bool]:
+    return lambda vid: KINDED[vid][3] in kinds
+
+
+@pytest.fixture(scope="module")
+def kinded(tmp_path_factory) -> Path:
+    """`owner/mixed` on variants of every kind, the headline counting synonym and rare edits (certified@2's
+    default): it loses answers on synonyms and rare words and keeps them on the spelling variant of a4."""
+    return evaluate(
+        tmp_path_factory.mktemp("kinded"), ["owner/mixed"], document=kinded_document(), headline_kinds=HEADLINE_KINDS
+    )
+
+
+def test_every_variant_is_evaluated_and_the_headline_counts_synonyms(kinded: Path) -> None:
+    from robustqa.signature import Signature
+
+    report = json.loads((kinded / "report.json").read_text())
+    signature = Signature.parse(report["signature"])
+    assert signature.get("headline_kinds") == "synonym,rare" and signature.get("kinds") is None
+    assert report["settings"]["headline_kinds"] == list(HEADLINE_KINDS)
+    lines = [json.loads(line) for line in (kinded / "examples.jsonl").read_text().splitlines()]
+    assert sorted(line["id"] for line in lines) == sorted(KINDED)  # spelling and abbreviation variants too
+    (entry,) = report["models"]
+    est = entry["estimands"]
+    assert est["kinds"] == list(HEADLINE_KINDS)
+    assert_headline_is(est, reference_headline(kinded, entry, _kind_of(HEADLINE_KINDS)))
+    # the test can fail: over every variant the headline differs (a4 counts, b3's spelling variant answers)
+    everything = reference_headline(kinded, entry)
+    assert (everything["questions"], est["answerable"]["questions"]) == (6, 5)
+    assert everything["shift"] == pytest.approx(-50.0) and est["unanswerable"]["shift"] == pytest.approx(0.0)
+
+
+def test_every_caption_names_the_kinds_and_the_kind_breakdown_has_a_spelling_row(kinded: Path) -> None:
+    from click.testing import CliRunner
+
+    from robustqa.cli import cli
+    from robustqa.reporting.report import render, render_json
+
+    run = load_run(kinded)
+    (row,) = headline_rows([run])
+    assert row.kinds == HEADLINE_KINDS and "synonym and rare edits only" in row.line()
+    by_kind = {group["group"]: group for group in row.breakdowns.answerable["kind"]}
+    assert set(by_kind) == {"synonym", "rare", "spelling", "abbreviation"}
+    spelling = by_kind["spelling"]  # a1 (wrong on "land") and a4 (right on "Normandie")
+    assert (spelling["questions"], spelling["flipped"], spelling["right_on_clean"]) == (2, 1, 2)
+    # the other breakdowns count the headline's kinds: a4's only variant is spelling, so no question word row has it
+    by_word = {group["group"]: group["questions"] for group in row.breakdowns.answerable["question_word"]}
+    assert sum(by_word.values()) == 5 and by_word["what"] == 2  # a1 and b4 (a4 is left out)
+    markdown = (kinded / "report.md").read_text()
+    assert "The headline counts synonym and rare edits only" in markdown
+    assert "### owner/mixed: by edit kind (every edit kind; the headline counts synonym and rare edits)" in markdown
+    assert "### owner/mixed: by question word (synonym and rare edits only, as the headline)" in markdown
+    kind_table = markdown.split("by edit kind (every edit kind")[1].split("###")[0]
+    assert "| spelling" in kind_table and "| abbreviation" in kind_table
+    assert json.loads(render_json([run]))["headline"][0]["kinds"] == list(HEADLINE_KINDS)
+    page = render("html", [run])
+    assert "The headline counts synonym and rare edits only" in page and "(every edit kind; the headline" in page
+    printed = CliRunner().invoke(cli, ["report", str(kinded)], env={"COLUMNS": "200"})
+    assert "The headline counts synonym and rare edits only" in printed.stdout
+    assert "synonym and rare edits" in three_answers([run])
+    title = answers_figure([row])._suptitle
+    assert title is not None and "synonym and rare edits only" in title.get_text()
+
+
+def test_kinds_spelling_counts_the_spelling_variants_alone(tmp_path: Path, monkeypatch) -> None:
+    """`eval --kinds spelling`: only the spelling variants are evaluated, and the headline covers them."""
+    from click.testing import CliRunner
+
+    from robustqa.cli import cli
+    from robustqa.evaluation import run as run_module
+
+    monkeypatch.setattr(
+        run_module, "_default_runner_factory", lambda spec, _: Runner(RUNNERS[spec.name], f"fake:{spec.name}")
+    )
+    clean = write_json(tmp_path / "clean.json", clean_document())
+    perturbed = write_json(tmp_path / "variants.json", kinded_document())
+    args = ["eval", "owner/mixed", "--clean", str(clean), "--perturbed", str(perturbed), "--quiet"]
+    result = CliRunner().invoke(
+        cli, [*args, "--bootstrap", "50", "--kinds", "spelling", "--output-dir", str(tmp_path / "run")]
+    )
+    assert result.exit_code == 0, result.output
+    run = tmp_path / "run"
+    report = json.loads((run / "report.json").read_text())
+    lines = [json.loads(line) for line in (run / "examples.jsonl").read_text().splitlines()]
+    assert sorted(line["id"] for line in lines) == ["a1-v2", "a4-v1", "b3-v2"]
+    (entry,) = report["models"]
+    assert entry["estimands"]["kinds"] == ["spelling"] and "headline_kinds" not in report["settings"]
+    expected = reference_headline(run, entry, _kind_of(["spelling"]))
+    assert_headline_is(entry["estimands"], expected)
+    assert (expected["questions"], expected["flipped"], expected["shift"]) == (2, 1, -100.0)
+    assert "spelling edits only" in (run / "report.md").read_text()
+
+
+def test_two_models_are_compared_over_the_headline_kinds(tmp_path: Path) -> None:
+    run = evaluate(tmp_path, ["owner/mixed", "owner/steady"], document=kinded_document(), headline_kinds=HEADLINE_KINDS)
+    (result,) = json.loads((run / "report.json").read_text())["comparisons"]
+    assert result["kinds"] == list(HEADLINE_KINDS) and result["questions"] == 5  # a4 has no synonym variant
+    assert "5 shared changed answerable questions (synonym and rare edits only)" in result["verdict"]
+    (across,) = comparisons([load_run(run)])
+    assert across["questions"] == 5 and "synonym and rare edits only" in across["verdict"]
+
+
+def test_a_run_that_selected_kinds_before_headline_kinds_still_reports_them(kinded: Path, tmp_path: Path) -> None:
+    """A certified@2 run made before headline kinds recorded `kinds` (its variants filtered) and estimands without
+    `kinds`: it loads, and its headline and captions name the kinds it covered."""
+    import shutil
+
+    from robustqa.reporting.report import render_markdown
+
+    old = tmp_path / "old"
+    shutil.copytree(kinded, old)
+    report = json.loads((old / "report.json").read_text())
+    report["settings"]["kinds"] = report["settings"].pop("headline_kinds")
+    for entry in report["models"]:
+        entry["estimands"].pop("kinds")
+    (old / "report.json").write_text(json.dumps(report))
+    run = load_run(old)
+    (row,) = headline_rows([run])
+    assert row.kinds == HEADLINE_KINDS and "synonym and rare edits only" in row.line()
+    assert "The headline counts synonym and rare edits only" in render_markdown([run])
+
+
+def test_the_analyze_page_names_the_headline_kinds(kinded: Path) -> None:
+    pytest.importorskip("nbclient")
+    from robustqa.notebook import execute, to_html
+
+    page = to_html(execute(kinded))
+    opening = page[page.index("1. Does it still find the answer?") :]
+    assert "The headline counts synonym and rare edits only" in opening
+    assert "answerable, by edit kind (every edit kind)" in page
+    assert "answerable, by part of speech of the edited word (synonym and rare edits)" in page
+
+
+def test_breakdowns_are_computed_once_for_the_opening_and_the_tables(kinded: Path, monkeypatch) -> None:
+    from robustqa.reporting import breakdowns
+    from robustqa.reporting.breakdown_tables import breakdown_tables
+
+    calls: list[str] = []
+    counted = breakdowns.answerable_rows
+
+    def counting(examples: Any, by: str, **options: Any) -> list[dict[str, Any]]:
+        calls.append(by)
+        return counted(examples, by, **options)
+
+    monkeypatch.setattr(breakdowns, "answerable_rows", counting)
+    run = load_run(kinded)
+    rows = headline_rows([run])
+    three_answers([run], rows)
+    answerable, _ = breakdown_tables(rows)
+    assert answerable and sorted(calls) == sorted(breakdowns.BREAKDOWNS)  # once per breakdown, not twice

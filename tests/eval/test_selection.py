@@ -78,6 +78,17 @@ def test_kinds_keep_only_variants_made_of_those_kinds(files: tuple[Path, Path]) 
     assert _changed(load_eval_data(clean, perturbed, kinds=["spelling"])) == ["b3"]
 
 
+def test_headline_kinds_keep_every_variant(files: tuple[Path, Path]) -> None:
+    """certified@2's default: every variant evaluated, the headline counting some kinds (checked, never a filter)."""
+    clean, perturbed = files
+    data = load_eval_data(clean, perturbed, headline_kinds=["rare", "synonym"])
+    assert _changed(data) == ["a1", "b1", "b3"] and data.kinds is None
+    assert data.headline_kinds == data.counted_kinds == ("synonym", "rare")
+    assert load_eval_data(clean, perturbed, kinds=["spelling"]).counted_kinds == ("spelling",)
+    with pytest.raises(InputError, match="no changed variant is made only of abbreviation"):
+        load_eval_data(clean, perturbed, headline_kinds=["abbreviation"])
+
+
 @pytest.mark.parametrize(
     ("kinds", "message"),
     [(["synonyms"], "unknown edit kind 'synonyms'"), (["abbreviation"], "no changed variant is made only of")],
