@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from perturbations.edit_kinds import edit_kind
 from robustqa.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.errors import InputError
 from robustqa.render import html_table
@@ -325,18 +326,22 @@ def _scores(examples: Sequence[Mapping[str, Any]], *, bootstrap: int, seed: int)
 
 
 def substituted_words(run: Run, model: str | None = None, top: int = 15) -> list[dict[str, Any]]:
-    """The substitutions (original -> replacement) most often behind a right->wrong flip."""
-    counts: dict[tuple[str, str, str], list[int]] = {}
+    """The substitutions (original -> replacement) most often behind a right->wrong flip, each with its edit kind,
+    so that an abbreviation or a spelling variant at the top is not read as a synonym that breaks the model."""
+    counts: dict[tuple[str, str, str, str], list[int]] = {}
     for e in compared(run, model):
         flip = is_right(e, "clean") and not is_right(e, "perturbed")
         for s in _subs(e):
-            key = (str(s["original"]).lower(), str(s["replacement"]).lower(), coarse_pos(str(s["pos"])))
+            original, replacement = str(s["original"]), str(s["replacement"])
+            kind = str(s.get("kind") or edit_kind(original, replacement).value)
+            key = (original.lower(), replacement.lower(), coarse_pos(str(s["pos"])), kind)
             seen = counts.setdefault(key, [0, 0])
             seen[0] += 1
             seen[1] += int(flip)
     ranked = sorted(counts.items(), key=lambda item: (-item[1][1], -item[1][0], item[0]))
     return [
-        {"original": o, "replacement": r, "pos": p, "questions": n, "flipped": f} for (o, r, p), (n, f) in ranked[:top]
+        {"original": o, "replacement": r, "pos": p, "kind": k, "questions": n, "flipped": f}
+        for (o, r, p, k), (n, f) in ranked[:top]
     ]
 
 

@@ -236,6 +236,17 @@ def test_substituted_words_ranks_flip_causes(synthetic_run: Path) -> None:
         ("fail", "neglect"),
         ("quickly", "rapidly"),
     }
+    assert {w["kind"] for w in words} == {"synonym"}
+
+
+def test_substituted_words_name_each_edits_kind(synthetic_run: Path) -> None:
+    run = load_run(synthetic_run)
+    for line in run.examples:
+        for sub in line.get("substitutions") or ():
+            if (sub["original"], sub["replacement"]) == ("ruled", "governed"):
+                sub["original"], sub["replacement"], sub["kind"] = "year", "yr", ""
+    words = {(w["original"], w["replacement"]): w["kind"] for w in analysis.substituted_words(run, "tiny-a")}
+    assert words[("year", "yr")] == "abbreviation" and words[("country", "state")] == "synonym"
 
 
 def test_tables_render(synthetic_run: Path) -> None:
