@@ -8,7 +8,9 @@ best-scored edit clears it, and its top pick (or up to three picks) is right whe
 meaning is kept and neither gave fluency 1 (the strict label of the certified set; the reviewers are
 language-model agents, not people). The pair lookup scores an edit by its pair's smoothed acceptance rate in
 the twelve training articles (the judge's own pair table). `qads@2.1` is one point: the questions it
-changes, its edits matched by text to the judged candidates. Speed: `robustqa build-dataset` on the 6,078
+changes, its edits matched by text to the judged candidates. The judge and the lookup are compared at equal
+coverage by a paired bootstrap over the held-out questions (both scorers' best-scored share of the same
+resampled questions). Speed: `robustqa build-dataset` on the 6,078
 packaged questions, cold (an empty cache folder) and cached (the folder the cold run filled), with peak
 memory, `qads-judge@1 --variants 3` beside `qads@2.1`.
 
@@ -23,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -32,8 +35,9 @@ sys.path.insert(0, str(REPO / "tools"))
 import train_judge as tj
 
 HALF = SHARED / "squad" / "squad2-dev-half.json"
-COVERAGES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+COVERAGES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 PRECISIONS = (0.95, 0.9, 0.85)
+BOOTSTRAP, SEED = 1000, 27
 
 
 def curve_lines(name: str, rows: list[tj.Row], scores: np.ndarray) -> list[str]:
@@ -47,6 +51,75 @@ def curve_lines(name: str, rows: list[tj.Row], scores: np.ndarray) -> list[str]:
         out.append(f"  {label}  precision at coverage  {at}")
         out.append(f"  {label}  coverage at precision  {cov}")
     return out
+
+
+def judge_details(recipe: str, judge: Any, rows: list[tj.Row], edits: list[Any], scores: np.ndarray) -> None:
+    """Unseen pairs, calibration bins, and the point at the recipe's threshold."""
+    import perturbations
+
+    unseen = [
+        i
+        for i, e in enumerate(edits)
+        if tj.pair_keys(e.tokens[e.index].text, e.tokens[e.index].tag, e.replacement)[0] not in judge.tables[0]
+    ]
+    y = np.array([rows[i].label for i in unseen], dtype=float)
+    print(
+        f"  edits whose pair the training articles never judged: {len(unseen):,} "
+        f"({100 * y.mean():.1f}% right); AUC on them {tj.auc(y, scores[unseen]):.3f}"
+    )
+    for lo, hi in ((0.0, 0.5), (0.5, 0.8), (0.8, 0.9), (0.9, 1.01)):
+        mask = (scores >= lo) & (scores < hi)
+        if mask.any():
+            right = np.mean([rows[i].label for i in np.flatnonzero(mask)])
+            print(f"  probability [{lo:.1f}, {min(hi, 1):.1f}): {mask.sum():>5} edits, {100 * right:.1f}% right")
+    threshold = perturbations.get_recipe(recipe).signature_fields()["judge_threshold"]
+    curve = tj.frontier(rows, scores, 1)
+    _, covered, precision, _ = min((c for c in curve if c[0] >= threshold), key=lambda c: c[0])
+    print(
+        f"  at {recipe}'s threshold ({threshold}): top pick {100 * precision:.1f}% right, "
+        f"{100 * covered:.1f}% of the questions covered"
+    )
+
+
+def top_picks(rows: list[tj.Row], scores: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Per question (sorted ids): its best score and whether its top pick is right (ties: `frontier`'s order)."""
+    best: dict[str, tuple[float, bool, str]] = {}
+    for row, s in zip(rows, scores):
+        entry = (-float(s), not row.label, row.id)
+        if row.source_id not in best or entry < best[row.source_id]:
+            best[row.source_id] = entry
+    ids = sorted(best)
+    return ids, np.array([-best[q][0] for q in ids]), np.array([not best[q][1] for q in ids], dtype=float)
+
+
+def precision_at_share(top: np.ndarray, right: np.ndarray, weight: np.ndarray, coverage: float) -> float:
+    """Top-pick precision over the best-scored `coverage` share of the questions (`weight`: bootstrap counts)."""
+    order = np.argsort(-top, kind="stable")
+    w = weight[order]
+    keep = np.cumsum(w) <= np.ceil(coverage * w.sum())
+    keep[0] = True
+    return float((right[order] * w)[keep].sum() / w[keep].sum())
+
+
+def paired_differences(rows: list[tj.Row], a: np.ndarray, b: np.ndarray) -> str:
+    """Precision of scorer a minus scorer b at each coverage, both over the same resampled questions."""
+    _, top_a, right_a = top_picks(rows, a)
+    _, top_b, right_b = top_picks(rows, b)
+    rng = np.random.default_rng(SEED)
+    n = len(top_a)
+    out = []
+    for coverage in COVERAGES[:6]:
+        ones = np.ones(n)
+        point = precision_at_share(top_a, right_a, ones, coverage) - precision_at_share(top_b, right_b, ones, coverage)
+        draws = []
+        for _ in range(BOOTSTRAP):
+            w = np.bincount(rng.integers(0, n, n), minlength=n).astype(float)
+            draws.append(
+                precision_at_share(top_a, right_a, w, coverage) - precision_at_share(top_b, right_b, w, coverage)
+            )
+        lo, hi = np.quantile(draws, [0.025, 0.975])
+        out.append(f"{100 * coverage:.0f}%: {100 * point:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+    return "  ".join(out)
 
 
 def recipe_point(recipe: str, rows: list[tj.Row], questions: set[str]) -> tuple[str, float]:
@@ -114,11 +187,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-speed", action="store_true", help="quality only")
     args = parser.parse_args()
-    import perturbations
     from perturbations.judge import load_judge
 
     with recorded(__file__):
-        judge = load_judge()
         rows, edits, _counts = tj.prepared(tj.HELD_OUT)
         held = [i for i, r in enumerate(rows) if r.article in tj.HELD_OUT]
         held_rows = [rows[i] for i in held]
@@ -128,9 +199,15 @@ def main() -> None:
             f"held-out articles: {', '.join(tj.HELD_OUT)}; {len(questions):,} questions with judged edits, "
             f"{len(held_rows):,} edits ({100 * np.mean([r.label for r in held_rows]):.1f}% right by the strict label)"
         )
+        print("coverage: share of those questions whose best edit clears the threshold; precision: share right")
+        scored: dict[str, np.ndarray] = {}
+        judge = load_judge()
         print(f"judge {judge.identity} (training data {judge.data_hash})")
-        scores = judge.probability(held_edits)
-        pair = np.array(
+        scores = scored["judge"] = judge.probability(held_edits)
+        for line in curve_lines("judge", held_rows, scores):
+            print(line)
+        judge_details("qads-judge@1", judge, held_rows, held_edits, scores)
+        pair = scored["pair lookup"] = np.array(
             [
                 tj.pair_features(
                     tj.pair_keys(e.tokens[e.index].text, e.tokens[e.index].tag, e.replacement),
@@ -140,43 +217,22 @@ def main() -> None:
                 for e in held_edits
             ]
         )
-        print("coverage: share of those questions whose best edit clears the threshold; precision: share right")
-        for line in curve_lines("judge", held_rows, scores) + curve_lines("pair lookup", held_rows, pair):
+        for line in curve_lines("pair lookup", held_rows, pair):
             print(line)
-        unseen = [
-            i
-            for i, e in enumerate(held_edits)
-            if tj.pair_keys(e.tokens[e.index].text, e.tokens[e.index].tag, e.replacement)[0] not in judge.tables[0]
-        ]
-        y = np.array([held_rows[i].label for i in unseen], dtype=float)
         print(
-            f"edits whose pair the training articles never judged: {len(unseen):,} "
-            f"({100 * y.mean():.1f}% right); judge AUC on them {tj.auc(y, scores[unseen]):.3f}"
+            "paired differences of top-pick precision at equal coverage (points; 95% bootstrap interval over "
+            f"the {len(questions):,} questions, {BOOTSTRAP} resamples, seed {SEED}):"
         )
-        calibrated = [(lo, hi) for lo, hi in ((0.0, 0.5), (0.5, 0.8), (0.8, 0.9), (0.9, 1.01))]
-        for lo, hi in calibrated:
-            mask = (scores >= lo) & (scores < hi)
-            if mask.any():
-                right = np.mean([held_rows[i].label for i in np.flatnonzero(mask)])
-                print(
-                    f"  judge probability [{lo:.1f}, {min(hi, 1):.1f}): {mask.sum():>5} edits, {100 * right:.1f}% right"
-                )
-        threshold = perturbations.get_recipe("qads-judge@1").signature_fields()["judge_threshold"]
-        curve = tj.frontier(held_rows, scores, 1)
-        _, covered, precision, _ = min((c for c in curve if c[0] >= threshold), key=lambda c: c[0])
-        print(
-            f"judge at qads-judge@1's threshold ({threshold}): top pick {100 * precision:.1f}% right, "
-            f"{100 * covered:.1f}% of the questions covered"
-        )
+        print("  judge - pair lookup:  " + paired_differences(held_rows, scored["judge"], scored["pair lookup"]))
         for recipe in ("qads@2.1", "qads-judge@1"):
             line, coverage = recipe_point(recipe, held_rows, questions)
             print(line)
             if recipe == "qads@2.1":
-                print(
-                    f"  the judge's top pick at the same coverage ({100 * coverage:.1f}%): "
-                    f"{100 * tj.precision_at(curve, coverage):.1f}% right; the pair lookup's: "
-                    f"{100 * tj.precision_at(tj.frontier(held_rows, pair, 1), coverage):.1f}%"
+                at = ", ".join(
+                    f"{name}'s {100 * tj.precision_at(tj.frontier(held_rows, s, 1), coverage):.1f}%"
+                    for name, s in scored.items()
                 )
+                print(f"  top pick at the same coverage ({100 * coverage:.1f}%): {at}")
         if not args.skip_speed:
             with tempfile.TemporaryDirectory() as tmp:
                 speed(Path(tmp))

@@ -5,7 +5,8 @@ gives fluency 1. The four held-out articles (Normans, Computational complexity t
 engine) are never read for training: the pair tables, the trees and the calibration all come from the
 other twelve. The architecture was chosen by cross-validation by article within those twelve
 (`compare`), and the calibration is isotonic on out-of-fold scores, so a probability is a precision
-measured on articles the trees had not seen.
+measured on articles the trees had not seen. `compare` also scores candidates that were tried and not shipped
+(see docs/engine.md, "What was tried after judge 1").
 
     NLTK_DATA=../shared/nltk_data python tools/train_judge.py compare   # the candidates, by article
     NLTK_DATA=../shared/nltk_data python tools/train_judge.py train     # write the judge
@@ -409,10 +410,31 @@ def folds_of(articles: Sequence[str]) -> list[set[str]]:
     return [set(order[k::FOLDS]) for k in range(FOLDS)]
 
 
+def vetted_features(edits: Sequence[Edit]) -> np.ndarray:
+    """Two more features per edit, from the default recipe's table (`vetted-1`): the word has vetted synonyms,
+    and the replacement is one of them. A candidate `compare` scores; the shipped judge does not use it."""
+    from perturbations.vetted import vetted_table
+
+    table = vetted_table("vetted-1")
+    out = np.zeros((len(edits), 2))
+    for i, edit in enumerate(edits):
+        token = edit.tokens[edit.index]
+        _, _, name, lemma = pair_keys(token.text, token.tag, edit.replacement)
+        allowed = table.allowed(lemma, wn_pos(token.tag) or "n")
+        out[i] = (float(bool(allowed)), float(name in allowed))
+    return out
+
+
 def out_of_fold(
-    rows: Sequence[Row], edits: Sequence[Edit], counts: dict[str, Any], learner: str, **params: Any
+    rows: Sequence[Row],
+    edits: Sequence[Edit],
+    counts: dict[str, Any],
+    learner: str,
+    more: np.ndarray | None = None,
+    **params: Any,
 ) -> np.ndarray:
-    """Each training row's score from a model fitted on the other folds' articles."""
+    """Each training row's score from a model fitted on the other folds' articles (`more`: extra feature
+    columns, one row per training row)."""
     articles = sorted({r.article for r in rows})
     scores = np.zeros(len(rows))
     for fold in folds_of(articles):
@@ -422,6 +444,8 @@ def out_of_fold(
         x_fit = feature_matrix([rows[i] for i in fit_idx], [edits[i] for i in fit_idx], counts, allowed, True)
         y_fit = np.array([rows[i].label for i in fit_idx], dtype=float)
         x_test = feature_matrix([rows[i] for i in test_idx], [edits[i] for i in test_idx], counts, allowed, False)
+        if more is not None:
+            x_fit, x_test = np.hstack([x_fit, more[fit_idx]]), np.hstack([x_test, more[test_idx]])
         if learner == "trees":
             scores[test_idx] = predict_trees(tree_arrays(fit_trees(x_fit, y_fit, **params)), x_test)
         elif learner == "logistic":
@@ -467,6 +491,8 @@ def compare() -> None:
     for params in ({"rounds": 150, "depth": 3}, {"rounds": 300, "depth": 4}, {"rounds": 300, "depth": 6}):
         label = "trees " + " ".join(f"{k}={v}" for k, v in params.items())
         print(report(label, train, out_of_fold(train, train_edits, counts, "trees", **params)), flush=True)
+    vetted = vetted_features(train_edits)
+    print(report("trees + vetted table (not shipped)", train, out_of_fold(train, train_edits, counts, "trees", vetted)))
 
 
 def train(out: Path) -> None:

@@ -73,3 +73,20 @@ def test_a_file_that_is_not_a_judge_is_refused(tmp_path: Path) -> None:
         judge_from_dict({"format": "robustqa-judge-1", "features": list(FEATURES)[:-1]}, "x")
     with pytest.raises(JudgeError, match="cannot read"):
         load_judge(tmp_path / "missing.json")
+
+
+def test_the_vetted_table_candidate_reads_the_default_recipes_table() -> None:
+    """`train_judge.py compare`'s candidate (not shipped): the word has vetted synonyms; this is one of them."""
+    sys.path.insert(0, str(REPO / "tools"))
+    try:
+        import train_judge
+    finally:
+        sys.path.remove(str(REPO / "tools"))
+    tokens = tag("How did the engine affect the region?")
+    word = {t.text: i for i, t in enumerate(tokens)}
+    edits = [
+        Edit(tokens, word["affect"], "impact"),  # affect.v -> impact is in vetted-1
+        Edit(tokens, word["affect"], "touch"),
+        Edit(tokens, word["engine"], "locomotive"),
+    ]
+    assert train_judge.vetted_features(edits).tolist() == [[1.0, 1.0], [1.0, 0.0], [0.0, 0.0]]
