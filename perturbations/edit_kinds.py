@@ -26,11 +26,12 @@ No rule needs WordNet or the network: wordfreq and lemminflect ship their data.
 The rules are versioned (`RULES`, by name): a file that stores kinds names the version that decided them, and a
 change to any rule or list is a new version beside the old ones. `edit-kinds-1` is the first; `edit-kinds-2`
 (`EDIT_KIND_RULES`, the current) adds to rule 1 what `edit-kinds-1` missed in `spelling@1`'s own table (31 of its
-489 pairs, behavioural/behavioral to woollen/woolen): British -oural, -ogued, -lment/-lful against American
--llment/-llful, -llor/-llous/-llery/-llen against -lor/-lous/-lery/-len, -gre, sulph-, word-initial oe-/ae-,
-mould/smoulder, moustache, sceptic-, chequer-, -chre, cosy; a listed pair with one ending added to both (plough/plow ->
-ploughed/plowed, grey/gray -> greyish/grayish); and, last, any pair of the packaged table `spelling-1`. It also
-no longer reads a 3-letter -our word as British (four/for, hour/hor: "our" after one letter).
+489 pairs, behavioural/behavioral to woollen/woolen): British -oural, -ogued, -gre, -chre, -lment/-lful against
+American -llment/-llful, -llor/-llous/-llery and woollen against single l, sulph-, word-initial oe/ae, mould and
+smoulder, moustache, sceptic-, chequer-, cosy; a listed pair with one ending added to both (plough/plow ->
+ploughed/plowed, grey/gray -> greyish/grayish); and, last, any pair of the packaged table `spelling-1` (the rules
+alone reach all 31). It also drops two false spellings of `edit-kinds-1`: -our after one letter (four/for,
+tour/tor) and oe in poet/poem and before a final s (goes): bard -> poet is a synonym, not poet spelt "pet".
 """
 
 from __future__ import annotations
