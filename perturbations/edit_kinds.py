@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from perturbations.errors import PerturbationError
+from perturbations.errors import UnknownEditKindRulesError
 
 
 class EditKind(str, Enum):
@@ -58,10 +58,6 @@ class EditKind(str, Enum):
 
 
 EDIT_KINDS: tuple[str, ...] = tuple(kind.value for kind in EditKind)
-
-
-class UnknownEditKindRulesError(PerturbationError):
-    """A rules version (`edit-kinds-<n>`) this engine does not have."""
 
 
 RARE_ZIPF = 3.0  # under 1 in a million words

@@ -13,9 +13,9 @@ from perturbations.edit_kinds import (
     EDIT_KINDS,
     RULES,
     EditKind,
-    UnknownEditKindRulesError,
     edit_kind,
 )
+from perturbations.errors import UnknownEditKindRulesError
 from perturbations.spelling_tables import spelling_table
 
 SPELLING = [
