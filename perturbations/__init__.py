@@ -15,7 +15,7 @@ from perturbations.constraints import (
     Soft,
     Stage,
 )
-from perturbations.edit_kinds import EDIT_KINDS, EditKind, edit_kind
+from perturbations.edit_kinds import EDIT_KIND_RULES, EDIT_KINDS, EditKind, edit_kind
 from perturbations.engine import apply_edits
 from perturbations.errors import (
     InvalidEditError,
@@ -23,6 +23,7 @@ from perturbations.errors import (
     PerturbationError,
     RecipeParameterError,
     RecipeRegistrationError,
+    UnknownEditKindRulesError,
     UnknownRecipeError,
     UnknownRecipeVersionError,
 )
@@ -43,6 +44,7 @@ from perturbations.workers import map_in_workers, save_cache
 __all__ = [
     "AnySynonyms",
     "Budget",
+    "EDIT_KIND_RULES",
     "EDIT_KINDS",
     "Candidate",
     "CandidateConstraint",
@@ -66,6 +68,7 @@ __all__ = [
     "TextToPerturb",
     "Token",
     "Transformation",
+    "UnknownEditKindRulesError",
     "UnknownRecipeError",
     "UnknownRecipeVersionError",
     "VettedSynonyms",

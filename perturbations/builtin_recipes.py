@@ -58,7 +58,6 @@ from perturbations.constraints.words import (
     TagFitsWord,
     UncertainTag,
 )
-from perturbations.edit_kinds import EDIT_KIND_RULES
 from perturbations.recipes import JudgedRecipe, Recipe
 from perturbations.spelling import SpellingVariants
 from perturbations.synonyms import AnySynonyms, VettedSynonyms, WordNetSynonyms
@@ -389,26 +388,27 @@ QADS_JUDGE_1 = JudgedRecipe(
     budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
 )
 
-_KINDS = (
-    " Each substitution record carries its edit kind (synonym, rare, spelling, abbreviation, morphology) by the "
-    f"rules {EDIT_KIND_RULES} of perturbations/edit_kinds.py, named in the signature."
-)
 
-
-def with_kinds(recipe: Recipe, version: str) -> Recipe:
-    """`recipe` published again as `version`, writing each substitution's kind: the same edits, byte for byte,
-    with `kind` added to every record (the published version keeps writing none)."""
+def with_kinds(recipe: Recipe, version: str, rules: str) -> Recipe:
+    """`recipe` published again as `version`, writing each substitution's kind by the edit-kind rules `rules`
+    (named, never "the current": a published version keeps its rules): the same edits, byte for byte, with
+    `kind` added to every record (the published version keeps writing none)."""
+    kinds = (
+        " Each substitution record carries its edit kind (synonym, rare, spelling, abbreviation, morphology) by "
+        f"the rules {rules} of perturbations/edit_kinds.py, named in the signature."
+    )
     return dataclasses.replace(
         recipe,
         version=version,
-        citation=recipe.citation + _KINDS,
+        citation=recipe.citation + kinds,
         description=f"{recipe.description}; as {recipe.ident}, each edit recorded with its kind",
-        kind_rules=EDIT_KIND_RULES,
+        kind_rules=rules,
     )
 
 
-QADS_2_2 = with_kinds(QADS_2_1, "2.2")
-QADS_JUDGE_2 = with_kinds(QADS_JUDGE_1, "2")
+QADS_2_2 = with_kinds(QADS_2_1, "2.2", "edit-kinds-2")
+QADS_JUDGE_2 = with_kinds(QADS_JUDGE_1, "2", "edit-kinds-2")
+SPELLING_2 = with_kinds(SPELLING_1, "2", "edit-kinds-2")
 
 # (recipe, whether it is its name's default version)
 BUILTIN: tuple[tuple[Recipe, bool], ...] = (
@@ -429,7 +429,8 @@ BUILTIN: tuple[tuple[Recipe, bool], ...] = (
     (QADS_LM_2_1, False),
     (QADS_LM_2_2, True),
     (QADS_LM_STRICT_2_1, True),
-    (SPELLING_1, True),  # no spelling@2 yet: edit-kinds-1 calls 31 of its table's 489 pairs no spelling
+    (SPELLING_1, False),
+    (SPELLING_2, True),
     (QADS_JUDGE_1, False),
     (QADS_JUDGE_2, True),
 )

@@ -215,7 +215,7 @@ def _write(
     recipe writes kinds (the one place they are written, so a budget's edits and an attack's carry the same)."""
     new_text, records = _render(space.text, [_edit_for(space.text, space.tokens, p, r) for p, r in picks])
     if space.kind_rules:
-        records = tuple(record.classified() for record in records)
+        records = tuple(record.classified(space.kind_rules) for record in records)
     penalised = Counter(name for _, r in picks for name in r.penalties)
     return Perturbation(
         original=space.text,

@@ -44,6 +44,10 @@ class RecipeParameterError(PerturbationError):
     """A recipe parameter outside its allowed range."""
 
 
+class UnknownEditKindRulesError(PerturbationError):
+    """An edit-kind rules version (`edit-kinds-<n>`) this engine does not have."""
+
+
 class UnknownRecipeVersionError(UnknownRecipeError):
     """A registered recipe name asked for with a version that is not registered."""
 

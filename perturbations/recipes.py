@@ -22,7 +22,7 @@ from perturbations.constraints import (
     Stage,
 )
 from perturbations.constraints.judged import JudgeScore, judge_score
-from perturbations.edit_kinds import EDIT_KIND_RULES
+from perturbations.edit_kinds import RULES
 from perturbations.engine import build_space, perturb_text
 from perturbations.errors import RecipeParameterError
 from perturbations.records import Perturbation, TextToPerturb
@@ -85,7 +85,7 @@ class Recipe:
     order, and the first that rejects a word names why it stays); `plan` sorts them by when the engine
     asks them. What `repr` prints comes from the same objects.
 
-    `kind_rules` names the edit-kind rules (`perturbations.edit_kinds.EDIT_KIND_RULES`) by which every
+    `kind_rules` names the edit-kind rules' version (one of `perturbations.edit_kinds.RULES`) by which every
     substitution the recipe writes carries its `kind`; "" for the versions published before kinds were written,
     whose records keep their bytes (readers classify those on read). It is part of what a version writes, so it
     is set when a version is published and never changed after.
@@ -216,10 +216,10 @@ class Recipe:
             component.validate()
         if not self.fields or not self.fields <= FIELDS:
             raise RecipeParameterError(f"fields must be a non-empty subset of {sorted(FIELDS)}")
-        if self.kind_rules not in ("", EDIT_KIND_RULES):
+        if self.kind_rules and self.kind_rules not in RULES:
             raise RecipeParameterError(
                 f"recipe '{self.ident}' writes edit kinds by rules '{self.kind_rules}', but this engine has "
-                f"'{EDIT_KIND_RULES}'; keep the old rules beside the new ones, or publish a new version"
+                f"{', '.join(RULES)}; keep the old rules beside the new ones, or publish a new version"
             )
 
     def perturb(

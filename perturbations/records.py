@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from perturbations.edit_kinds import edit_kind
+from perturbations.edit_kinds import EDIT_KIND_RULES, edit_kind
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Substitution:
     word-sense disambiguation chose (e.g. "situate.v.01"); `confidence` that method's score in [0, 1].
     `kind` is the edit's kind (`perturbations.edit_kinds`: "synonym", "rare", "spelling", "abbreviation",
     "morphology"), "" where the record does not say (files of published recipe versions, which keep their bytes):
-    `classified()` fills it, since the kind is a function of the two words.
+    `classified()` fills it, since the kind is a function of the two words (and of the rules' version).
     `judge` is the learned judge's probability that the edit keeps the meaning, for recipes that rank by it
     (None otherwise, and then absent from the record's dict).
     """
@@ -48,9 +48,10 @@ class Substitution:
     kind: str = field(default="", compare=False)  # derived from the two words: equal records stay equal
     judge: float | None = None
 
-    def classified(self) -> Substitution:
-        """This record with its kind (`perturbations.edit_kinds.edit_kind` when it has none)."""
-        return self if self.kind else replace(self, kind=edit_kind(self.original, self.replacement).value)
+    def classified(self, rules: str = EDIT_KIND_RULES) -> Substitution:
+        """This record with its kind: the stored one, else `perturbations.edit_kinds.edit_kind` by `rules` (the
+        current rules unless a recipe names others)."""
+        return self if self.kind else replace(self, kind=edit_kind(self.original, self.replacement, rules).value)
 
     def to_dict(self) -> dict[str, Any]:
         record: dict[str, Any] = {

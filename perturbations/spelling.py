@@ -10,69 +10,20 @@ and is named and hashed in every signature, as the vetted synonym tables are.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any, ClassVar
 
 from perturbations.components import as_str
 from perturbations.constraints import Candidate, first_rejection, plan_for
 from perturbations.errors import RecipeParameterError
+from perturbations.spelling_tables import spelling_table
 from perturbations.transformation import Transformation, Word
 
-_PREFIX = "spelling_variants-"
 DIRECTIONS = ("both", "to-american", "to-british")
 
 # The coarse word class of a Penn tag: the budget counts a word once per class, as it does for WordNet words.
 _CLASSES = {"N": "n", "V": "v", "J": "a", "R": "r"}
-
-
-@dataclass(frozen=True)
-class SpellingTable:
-    """One packaged table: `british` maps a British spelling to the American one of the same word form."""
-
-    name: str
-    sha256: str
-    british: dict[str, str]
-
-    def other(self, word: str, direction: str) -> tuple[str, str] | None:
-        """The other spelling of a lower-case word and which way it goes ("en-GB>en-US"), or None."""
-        if direction != "to-british" and word in self.british:
-            return self.british[word], "en-GB>en-US"
-        if direction != "to-american" and word in self.american:
-            return self.american[word], "en-US>en-GB"
-        return None
-
-    @property
-    def american(self) -> dict[str, str]:
-        return _inverse(self.name)
-
-    def describe(self) -> str:
-        return f"{self.name} ({len(self.british)} pairs, sha256 {self.sha256[:12]})"
-
-
-def table_names() -> tuple[str, ...]:
-    """The packaged spelling tables, by name ("spelling-1", ...)."""
-    folder = resources.files("perturbations") / "data"
-    names = (p.name for p in folder.iterdir() if p.name.startswith(_PREFIX) and p.name.endswith(".json"))
-    return tuple(sorted("spelling-" + n[len(_PREFIX) : -len(".json")] for n in names))
-
-
-@cache
-def spelling_table(name: str) -> SpellingTable:
-    """A packaged table by name; RecipeParameterError naming the tables there are when it does not exist."""
-    if name not in table_names():
-        raise RecipeParameterError(f"no spelling table '{name}'; tables: {', '.join(table_names()) or 'none'}")
-    raw = (resources.files("perturbations") / "data" / f"{_PREFIX}{name[len('spelling-') :]}.json").read_bytes()
-    return SpellingTable(name, hashlib.sha256(raw).hexdigest(), dict(json.loads(raw)["pairs"]))
-
-
-@cache
-def _inverse(name: str) -> dict[str, str]:
-    return {us: gb for gb, us in spelling_table(name).british.items()}
 
 
 @dataclass(frozen=True)

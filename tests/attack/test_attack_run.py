@@ -275,7 +275,7 @@ def test_an_attack_with_a_recipe_that_writes_kinds_writes_them(
     twin = registry.RecipeRegistry()
     for recipe in perturbations.list_recipes():
         twin.register(recipe)
-    twin.register(with_kinds(perturbations.get_recipe("qads@1.1"), "9"))
+    twin.register(with_kinds(perturbations.get_recipe("qads@1.1"), "9", "edit-kinds-2"))
     monkeypatch.setattr(registry, "REGISTRY", twin)
     record = _attack(attack_input, tmp_path / "out", fake_model, recipe="qads@9")
     document = json.loads((tmp_path / "out" / ADVERSARIAL_JSON).read_text())
@@ -285,6 +285,6 @@ def test_an_attack_with_a_recipe_that_writes_kinds_writes_them(
     assert written and detailed
     for sub in written + detailed:
         assert sub["kind"] == edit_kind(sub["original"], sub["replacement"]).value
-    assert "|kinds:edit-kinds-1|" in document["signature"]
+    assert "|kinds:edit-kinds-2|" in document["signature"]
     plain = _attack(attack_input, tmp_path / "plain", fake_model)
     assert all("kind" not in s for q in plain["questions_detail"] for s in q.get("substitutions", []))

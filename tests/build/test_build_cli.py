@@ -112,7 +112,7 @@ def test_build_dataset_golden(tmp_path: Path, sample_path: Path, golden: Callabl
         == 0
     )
     assert versioned.read_bytes() == output.read_bytes()
-    assert "  edit kinds         synonym " in result.stdout and "(edit-kinds-1)" in result.stdout
+    assert "  edit kinds         synonym " in result.stdout and "(edit-kinds-2)" in result.stdout
 
 
 def test_build_dataset_1_1_writes_the_same_bytes_as_before_2_0(

@@ -235,7 +235,7 @@ def test_the_default_recipe_writes_each_edits_kind_and_counts_the_kinds(qads_sam
 
 
 def test_variants_and_context_edits_carry_kinds_when_the_recipe_writes_them(sample: SquadDataset) -> None:
-    both = with_kinds(perturbations.get_recipe("both@2.0"), "9")
+    both = with_kinds(perturbations.get_recipe("both@2.0"), "9", EDIT_KIND_RULES)
     document = build_dataset(sample, both, seed=13, variants=2).document
     contexts = [s for a in document["data"] for p in a["paragraphs"] for s in p.get("context_substitutions", [])]
     questions = [s for _, q in qas(document) for s in q.get("substitutions", [])]

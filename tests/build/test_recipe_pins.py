@@ -60,6 +60,7 @@ FIRST_TWO_ARTICLES = {
     "qads@2.1": "6c1e6b899b38ca21d0659efaa968eb5a6b0bbc30ef9bc32ad43f3ef6d2c66ec8",
     "qads@2.2": "4c419b64bd1c13ab9672366080fe32694a2709f5cc93f3862a75f1f3e0b77d3d",
     "spelling@1": "b216e0cd833be04589e17124edfd08656370ec9adfe83935f854348b3ed20a71",
+    "spelling@2": "b0d63c74c06f63b4d35d3a32bee7ca67e2662a363acde37a77f9f46131adfdf7",
 }
 QADS_2_1_HALF = "107520e11178822d8b6a9776a130582fa640bc0a16b09a8966b1f2b6c2bb35b0"
 QADS_2_2_HALF = "dc3836b1acf44b0b2aa8cc44403db4b93310282f6e379254bfee767c2935fd3d"
@@ -196,9 +197,9 @@ def test_qads_2_2_is_qads_2_1_with_each_edit_kind_written(squad_half_path: Path)
     assert summary.pop("kinds") == {"synonym": 1195, "rare": 0, "spelling": 0, "abbreviation": 2, "morphology": 0}
     assert summary == old.document["robustqa"]["summary"]
     record = new.document["robustqa"]["recipe"]
-    assert record["parameters"].pop("kinds") == "edit-kinds-1"
+    assert record["parameters"].pop("kinds") == "edit-kinds-2"
     assert {**record, "version": "2.1"} == {**old.document["robustqa"]["recipe"], "citation": record["citation"]}
-    new_signature = new.signature.format().replace("|kinds:edit-kinds-1|", "|")
+    new_signature = new.signature.format().replace("|kinds:edit-kinds-2|", "|")
     assert new_signature == old.signature.format().replace("recipe:qads@2.1|", "recipe:qads@2.2|")
 
 
@@ -218,6 +219,24 @@ def test_spelling_1_builds_exactly_the_published_questions(squad_half_path: Path
     }
     assert fingerprint(result.document["data"]) == SPELLING_1_HALF
     assert "|table:spelling-1|direction:both|table_sha256:dfa50666f6af|" in result.signature.format()
+
+
+SPELLING_2_HALF = "7a777436304abffa7ecfb559cd3e5b2b7d0ca817d1ba6516738f575a8b544f0f"
+
+
+def test_spelling_2_is_spelling_1_with_each_edit_kind_written(squad_half_path: Path) -> None:
+    """spelling@2 writes spelling@1's variants byte for byte, each edit record with its kind by edit-kinds-2,
+    whose rules call every pair of the spelling table a spelling (edit-kinds-1 did not: see test_edit_kinds)."""
+    dataset = load_squad(squad_half_path, check_answers=True)
+    new = build_dataset(dataset, perturbations.get_recipe("spelling@2"), seed=13)
+    old = build_dataset(dataset, perturbations.get_recipe("spelling@1"), seed=13)
+    assert fingerprint(new.document["data"]) == SPELLING_2_HALF
+    assert without_kinds(new.document["data"]) == old.document["data"]
+    summary = dict(new.document["robustqa"]["summary"])
+    assert summary.pop("kinds") == {"synonym": 0, "rare": 0, "spelling": 250, "abbreviation": 0, "morphology": 0}
+    assert summary == old.document["robustqa"]["summary"]
+    new_signature = new.signature.format().replace("|kinds:edit-kinds-2|", "|")
+    assert new_signature == old.signature.format().replace("recipe:spelling@1|", "recipe:spelling@2|")
 
 
 @pytest.mark.parametrize("recipe", sorted(FIRST_TWO_ARTICLES))

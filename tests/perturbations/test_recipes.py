@@ -56,11 +56,13 @@ def test_registry_lists_every_recipe_version_sorted() -> None:
         "qads-strict@2.0",
         "qads-strictest@2.0",
         "spelling@1",
+        "spelling@2",
     ]
     for r in list_recipes():
         assert r.version and r.citation and r.fields <= {"question", "context"}
     # 2.0 is every other name's default
     defaults = {"qads": "2.2", "qads-judge": "2", "qads-lm": "2.2", "qads-lm-strict": "2.1"}
+    assert get_recipe("spelling").version == "2"
     for name in NAMES:
         assert get_recipe(name).version == defaults.get(name, "2.0")
 

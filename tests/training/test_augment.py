@@ -56,13 +56,14 @@ def test_augment_is_span_safe_and_the_same_in_both_formats(tmp_path, source):
         assert variant["original_question"] == source_q["question"] != variant["question"]
         assert variant["substitutions"]
         if source != ("--variants-file", "certified@1"):  # its records carry no kinds: copied as they are
+            rules = "edit-kinds-1" if source == ("--certified",) else "edit-kinds-2"  # certified@2's, the recipe's
             for sub in variant["substitutions"]:  # the default recipe and certified@2 write each edit's kind
-                assert sub["kind"] == edit_kind(sub["original"], sub["replacement"]).value
+                assert sub["kind"] == edit_kind(sub["original"], sub["replacement"], rules).value
         assert [a["text"] for a in variant["answers"]] == [a["text"] for a in source_q["answers"]]
     assert {q["id"] for _, _, q in _questions(document)} >= set(originals)  # every original stays
     assert sum(1 for q in variants if q["source_id"]) == len(variants)
     if source[0] == "--recipe":
-        assert "|kinds:edit-kinds-1|" in document["signature"]
+        assert "|kinds:edit-kinds-2|" in document["signature"]
         assert max(sum(1 for v in variants if v["source_id"] == s) for s in originals) <= 2
 
     from datasets import load_from_disk
