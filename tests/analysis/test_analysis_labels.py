@@ -9,17 +9,16 @@ that a reader can match a section to the headline; the path appears only in the 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import nbformat
+from rqa_notebook import executed_notebook
 
 from robustqa.reporting import analysis
 from robustqa.runs import load_run
 
 from rqa_synthetic import write_run
 
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "failure_analysis.ipynb"
 PATHS = {"tiny-a": "../some/models/tiny-a", "tiny-b": "../some/models/tiny-b"}
 
 
@@ -44,18 +43,8 @@ def test_shared_flips_rows_name_models_short(tmp_path: Path) -> None:
 
 
 def test_every_section_of_the_page_names_models_as_the_headline(tmp_path: Path, monkeypatch) -> None:
-    import nbclient
-
     run = _run_with_model_paths(tmp_path / "runs" / "paths")
-    monkeypatch.setenv("ROBUSTQA_RUN", str(run))
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join(filter(None, [str(NOTEBOOK.parents[1]), os.environ.get("PYTHONPATH")]))
-    )
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    client = nbclient.NotebookClient(
-        notebook, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}}
-    )
-    client.execute()
+    notebook = executed_notebook(run, monkeypatch)
 
     def shown(cell: nbformat.NotebookNode) -> str:
         parts = []

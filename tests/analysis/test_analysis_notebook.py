@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
-
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "failure_analysis.ipynb"
+from rqa_notebook import NOTEBOOK, executed_notebook
 
 
 def test_notebook_is_stored_without_outputs() -> None:
@@ -32,17 +30,7 @@ def test_notebook_only_calls_the_library() -> None:
 
 def test_notebook_runs_on_a_real_run(real_run: Path, monkeypatch) -> None:
     """Executed as a user would open it: kernel python3 started in notebooks/, run taken from ROBUSTQA_RUN."""
-    import nbclient
-
-    monkeypatch.setenv("ROBUSTQA_RUN", str(real_run))
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join(filter(None, [str(NOTEBOOK.parents[1]), os.environ.get("PYTHONPATH")]))
-    )
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    client = nbclient.NotebookClient(
-        notebook, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}}
-    )
-    client.execute()  # raises CellExecutionError on any cell error
+    notebook = executed_notebook(real_run, monkeypatch)
 
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]

@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import nbformat
 import pytest
+from rqa_notebook import executed_notebook
 
 pytestmark = pytest.mark.slow
-
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "failure_analysis.ipynb"
 
 
 def test_the_attack_section_shows_the_attacked_questions(
     real_attack: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import nbclient
-
-    monkeypatch.setenv("ROBUSTQA_RUN", str(real_attack["eval"]))
     monkeypatch.delenv("ROBUSTQA_ATTACK", raising=False)
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join(filter(None, [str(NOTEBOOK.parents[1]), os.environ.get("PYTHONPATH")]))
-    )
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    client = nbclient.NotebookClient(
-        notebook, kernel_name="python3", timeout=600, resources={"metadata": {"path": str(NOTEBOOK.parent)}}
-    )
-    client.execute()
+    notebook = executed_notebook(real_attack["eval"], monkeypatch)
     start = next(
         i
         for i, cell in enumerate(notebook.cells)

@@ -191,3 +191,22 @@ def reference_score(golds: list[str], prediction: str) -> tuple[float, float]:
         max(float(_normalize(prediction) == _normalize(g)) for g in golds),
         max(_f1(prediction, g) for g in golds),
     )
+
+
+def edit_record(original: str, replacement: str, question: str, kind: str | None) -> dict[str, Any]:
+    """The record of one word edit of `question` (a one-word span, same start), with its kind when given."""
+    start = question.index(original)
+    record = {
+        "start": start,
+        "end": start + len(original),
+        "new_start": start,
+        "new_end": start + len(replacement),
+        "original": original,
+        "replacement": replacement,
+        "pos": "NN",
+        "synset": "x.n.01",
+        "confidence": 1.0,
+    }
+    if kind is not None:
+        record["kind"] = kind
+    return record

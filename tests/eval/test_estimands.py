@@ -30,7 +30,7 @@ from robustqa.reporting.charts import answers_chart_data, answers_figure
 from robustqa.reporting.headline import comparisons, headline_rows, three_answers
 from robustqa.runs.load import load_run
 
-from rqa_evalfakes import clean_document, reference_score, write_json
+from rqa_evalfakes import clean_document, edit_record, reference_score, write_json
 
 # source id -> its variants (a3 keeps no variant: it is not a changed question)
 VARIANTS = {
@@ -457,19 +457,7 @@ def kinded_document() -> dict[str, Any]:
                 for vid, (text, original, replacement, kind) in KINDED.items():
                     if vid.split("-")[0] != source:
                         continue
-                    start = clean[source]["question"].index(original)
-                    edit = {
-                        "start": start,
-                        "end": start + len(original),
-                        "new_start": start,
-                        "new_end": start + len(replacement),
-                        "original": original,
-                        "replacement": replacement,
-                        "pos": "NN",
-                        "synset": "x.n.01",
-                        "confidence": 1.0,
-                        "kind": kind,
-                    }
+                    edit = edit_record(original, replacement, clean[source]["question"], kind)
                     qa = dict(clean[source], id=vid, source_id=source, question=text, substitutions=[edit])
                     qas.append(dict(qa, original_question=clean[source]["question"]))
             paragraph["qas"] = qas

@@ -19,25 +19,7 @@ from robustqa.provenance import training_record, write_training_record
 from robustqa.signature import Signature
 from robustqa.squad import parse_squad
 
-from rqa_evalfakes import clean_document, perturbed_document, write_json
-
-
-def _sub(original: str, replacement: str, question: str, kind: str | None) -> dict[str, Any]:
-    start = question.index(original)
-    record = {
-        "start": start,
-        "end": start + len(original),
-        "new_start": start,
-        "new_end": start + len(replacement),
-        "original": original,
-        "replacement": replacement,
-        "pos": "NN",
-        "synset": "x.n.01",
-        "confidence": 1.0,
-    }
-    if kind is not None:
-        record["kind"] = kind
-    return record
+from rqa_evalfakes import clean_document, edit_record, perturbed_document, write_json
 
 
 def with_edits(document: dict[str, Any]) -> dict[str, Any]:
@@ -53,7 +35,7 @@ def with_edits(document: dict[str, Any]) -> dict[str, Any]:
             for qa in paragraph["qas"]:
                 if qa["id"] in edits:
                     original, replacement, kind = edits[qa["id"]]
-                    qa["substitutions"] = [_sub(original, replacement, qa["original_question"], kind)]
+                    qa["substitutions"] = [edit_record(original, replacement, qa["original_question"], kind)]
     return document
 
 
