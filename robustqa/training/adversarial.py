@@ -302,8 +302,6 @@ def adversarial_callback(
     featurize: Any,
     *,
     seed: int,
-    rank: int = 0,
-    world: int = 1,
 ) -> Any:
     """A `TrainerCallback` that, at every epoch start, gets the epoch's additions (`make_additions(epoch, step,
     model, mid_epoch)`), cuts them into windows (`featurize(examples)`) and deals them to the collator; it keeps
@@ -322,7 +320,7 @@ def adversarial_callback(
             self.epochs[index + 1] = additions
             examples = additions.examples()
             windows = featurize(examples) if examples else []
-            mine = [w for i, w in enumerate(windows) if i % world == rank]
+            mine = [w for i, w in enumerate(windows) if i % args.world_size == args.process_index]
             steps = min(per_epoch, state.max_steps - index * per_epoch)
             batches = spread(len(mine), steps, seed, index + 1) if mine else []
             collator.start_epoch([[mine[i] for i in batch] for batch in batches], done)
