@@ -4,7 +4,7 @@ Starts from `../shared/models/minilm-squad2-wiki` and fine-tunes it twice on the
 not held out (`squad2-dev-half.json` without Normans, Computational complexity theory, Huguenot, Steam
 engine), with the same seed, settings and number of optimisation steps: once on the clean questions, once on
 the clean questions plus their certified variants (`certified@1`, variants of those 12 articles only), and once
-on the clean questions with `--adversarial` (at the epoch start, `attack` over `qads@2.1` on a seeded sample of
+on the clean questions with `--adversarial` (at the epoch start, `attack` over `qads@2.0` on a seeded sample of
 the training questions; the variants that flip the model are added). All are evaluated, beside the starting
 model, on the four held-out articles: clean EM/F1, the certified set's answerable headline (worst-of-K ΔF1, flip
 rate, abstention shift), the drop on `qads@2.1` variants, and the attack's success over the certified held-out
@@ -35,9 +35,11 @@ HELDOUT_TITLES = ("Normans", "Computational_complexity_theory", "Huguenot", "Ste
 # One training run must fit ~20 minutes of a 2-core CPU shared with other jobs: a fixed, small number of steps.
 STEPS = 40
 # The adversarial arm: questions attacked at the epoch start (40 steps are under one epoch: one attack, on the
-# starting weights) and model queries each; what a shared 2-core CPU attacks in minutes.
-ADVERSARIAL = ("--adversarial", "--adversarial-sample", "200", "--adversarial-budget", "10",
-               "--adversarial-recipe", "qads@2.1")  # fmt: skip
+# starting weights) and model queries each; what a shared 2-core CPU attacks in minutes. Over qads@2.1 the attack
+# finds almost nothing to search on these questions (2 of the first 60 sampled have an edit it searches; a first
+# run flipped none of 119 searched), so it searches qads@2.0, whose gates also came from blind review.
+ADVERSARIAL = ("--adversarial", "--adversarial-sample", "300", "--adversarial-budget", "10",
+               "--adversarial-recipe", "qads@2.0")  # fmt: skip
 ARMS = ("clean", "certified", "adversarial")
 
 
