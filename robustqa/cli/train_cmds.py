@@ -253,7 +253,7 @@ def train(
     )
     for epoch in done.adversarial:
         click.echo(
-            f"adversarial, epoch {epoch.epoch} (weights of step {epoch.step}): {epoch.flipped} variants added, "
-            f"flipping {epoch.flipped} of the {epoch.attempted} sampled questions it got right "
-            f"({epoch.sampled} sampled, {epoch.queries} queries)"
+            f"adversarial, epoch {epoch.epoch} (weights of step {epoch.step}): of {epoch.sampled} sampled questions, "
+            f"{epoch.attempted} right and searched, {epoch.flipped} flipped; their variants added "
+            f"({epoch.queries} queries)"
         )
