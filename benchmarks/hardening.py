@@ -3,10 +3,12 @@
 Starts from `../shared/models/minilm-squad2-wiki` and fine-tunes it twice on the 12 packaged articles that are
 not held out (`squad2-dev-half.json` without Normans, Computational complexity theory, Huguenot, Steam
 engine), with the same seed, settings and number of optimisation steps: once on the clean questions, once on
-the clean questions plus their certified variants (`certified@1`, variants of those 12 articles only). Both
-are evaluated, beside the starting model, on the four held-out articles: clean EM/F1, the certified set's
-answerable headline (worst-of-K ΔF1, flip rate, abstention shift), the drop on `qads@2.1` variants, and the
-attack's success over the certified held-out space; then the two fine-tuned models are compared paired.
+the clean questions plus their certified variants (`certified@1`, variants of those 12 articles only), and once
+on the clean questions with `--adversarial` (at the epoch start, `attack` over `qads@2.0` on a seeded sample of
+the training questions; the variants that flip the model are added). All are evaluated, beside the starting
+model, on the four held-out articles: clean EM/F1, the certified set's answerable headline (worst-of-K ΔF1, flip
+rate, abstention shift), the drop on `qads@2.1` variants, and the attack's success over the certified held-out
+space; then the fine-tuned models are compared paired.
 
 Stages (each reuses what the one before wrote under --work):
 
@@ -32,6 +34,13 @@ CERTIFIED = REPO / "robustqa" / "data" / "certified" / "certified-v1.json"
 HELDOUT_TITLES = ("Normans", "Computational_complexity_theory", "Huguenot", "Steam_engine")
 # One training run must fit ~20 minutes of a 2-core CPU shared with other jobs: a fixed, small number of steps.
 STEPS = 40
+# The adversarial arm: questions attacked at the epoch start (40 steps are under one epoch: one attack, on the
+# starting weights) and model queries each; what a shared 2-core CPU attacks in minutes. Over qads@2.1 the attack
+# finds almost nothing to search on these questions (2 of the first 60 sampled have an edit it searches; a first
+# run flipped none of 119 searched), so it searches qads@2.0, whose gates also came from blind review.
+ADVERSARIAL = ("--adversarial", "--adversarial-sample", "300", "--adversarial-budget", "10",
+               "--adversarial-recipe", "qads@2.0")  # fmt: skip
+ARMS = ("clean", "certified", "adversarial")
 
 
 def train_settings(window: int, batch: int) -> tuple[str, ...]:
@@ -65,8 +74,9 @@ def prepare(work: Path) -> tuple[Path, Path]:
     return clean, variants
 
 
-def train(work: Path, settings: tuple[str, ...]) -> None:
-    """Both fine-tuning runs, side by side (one thread each), after the augmented file is written."""
+def train(work: Path, settings: tuple[str, ...], arms: list[str]) -> None:
+    """The fine-tuning runs, side by side (one thread each), after the augmented file is written; a run whose
+    folder holds its weights is not run again (an interrupted one resumes from its checkpoint)."""
     import subprocess
 
     from _common import robustqa_command
@@ -75,10 +85,16 @@ def train(work: Path, settings: tuple[str, ...]) -> None:
     augmented = work / "train-certified.json"
     run_robustqa("augment", "--input", clean, "--output", augmented, "--variants-file", variants)
     runs = []
-    for name, data in (("clean", clean), ("certified", augmented)):
+    plans = {"clean": (clean, ()), "certified": (augmented, ()), "adversarial": (clean, ADVERSARIAL)}
+    for name in arms:
+        data, extra = plans[name]
+        if (work / f"model-{name}" / "model.safetensors").exists():
+            continue
         log = (work / f"train-{name}.log").open("w")
         command = [*robustqa_command(), "train", str(BASE), "--train", str(data), "--output-dir"]
-        runs.append(subprocess.Popen([*command, str(work / f"model-{name}"), *settings], stdout=log, stderr=log))
+        runs.append(
+            subprocess.Popen([*command, str(work / f"model-{name}"), *settings, *extra], stdout=log, stderr=log)
+        )
     failed = [run.args for run in runs if run.wait() != 0]
     if failed:
         sys.exit(f"training failed: see {work}/train-*.log")
@@ -86,7 +102,7 @@ def train(work: Path, settings: tuple[str, ...]) -> None:
 
 # --------------------------------------------------------------------------- evaluation
 
-MODELS = {"start": BASE, "clean": "model-clean", "certified": "model-certified"}
+MODELS = {"start": BASE, "clean": "model-clean", "certified": "model-certified", "adversarial": "model-adversarial"}
 ATTACK_BUDGET = 8  # queries per question: more than the certified variants any held-out question has
 # The share of the held-out questions a shared 2-core CPU evaluates in time: the first LIMIT in file order (all of
 # Normans and the start of Computational complexity theory); the attack takes the first ATTACK_LIMIT.
@@ -242,6 +258,8 @@ def evaluate(work: Path, names: list[str], window: int, batch: int) -> None:
             width=115,
         )
     )
+    if "adversarial" in names:
+        print(textwrap.fill(adversarial_line(work), width=115))
     print(
         textwrap.fill(
             "n: answerable questions with a changed certified variant. Worst-of-K ΔF1: per question, its worst "
@@ -282,7 +300,7 @@ def evaluate(work: Path, names: list[str], window: int, batch: int) -> None:
             f"{attack_line(attack):>40}"
         )
     print()
-    for a, b in (("clean", "certified"), ("start", "clean"), ("start", "certified")):
+    for a, b in PAIRS:
         if a in heads and b in heads:
             n, value, ci = paired_difference(heads[a], heads[b])
             m, clean_value, clean_ci = paired_clean(work, a, b)
@@ -291,6 +309,31 @@ def evaluate(work: Path, names: list[str], window: int, batch: int) -> None:
                 f"paired, {b} minus {a}: certified worst-of-K ΔF1 {fmt(value, ci)} on {n} questions; "
                 f"qads@2.1 ΔF1 {fmt(qads_value, qads_ci)} on {k}; clean F1 {fmt(clean_value, clean_ci)} on {m}"
             )
+
+
+PAIRS = (
+    ("clean", "certified"),
+    ("start", "clean"),
+    ("start", "certified"),
+    ("clean", "adversarial"),
+    ("start", "adversarial"),
+    ("certified", "adversarial"),
+)
+
+
+def adversarial_line(work: Path) -> str:
+    """What the adversarial arm's attack added, from its training record."""
+    record = json.loads((work / "model-adversarial" / "robustqa-training.json").read_text(encoding="utf-8"))
+    parts = [
+        f"epoch {e['epoch']} (weights of step {e['step']}): {e['sampled']} training questions sampled, "
+        f"{e['attempted']} right on clean and searched, {e['flipped']} flipped and added ({e['queries']} queries)"
+        for e in record["adversarial"]["epochs"]
+    ]
+    setting = record["adversarial"]
+    return (
+        f"Adversarial arm: {' '.join(ADVERSARIAL)} (attack over {setting['recipe']}, at most {setting['budget']} "
+        f"queries a question); {'; '.join(parts)}."
+    )
 
 
 def attack_line(attack: dict[str, Any]) -> str:
@@ -306,12 +349,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stage", choices=("train", "evaluate"))
     parser.add_argument("--work", type=Path, default=REPO / ".bench" / "hardening")
-    parser.add_argument("--models", default="start,clean,certified", help="which models to evaluate")
+    parser.add_argument("--models", default=",".join(MODELS), help="which models to evaluate")
+    parser.add_argument("--arms", default=",".join(ARMS), help="which fine-tuning runs to train")
     parser.add_argument("--window", type=int, default=256, help="training window in tokens")
     parser.add_argument("--batch-size", type=int, default=8, help="training windows a step")
     args = parser.parse_args()
     if args.stage == "train":
-        train(args.work, train_settings(args.window, args.batch_size))
+        train(args.work, train_settings(args.window, args.batch_size), args.arms.split(","))
         return
     names = args.models.split(",")
     if names != list(MODELS):

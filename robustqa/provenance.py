@@ -49,14 +49,20 @@ class TrainingRecord:
     signature: str
     articles: tuple[TrainedArticle, ...]
     questions: int
+    # `train --adversarial`: the attack's recipe, sample and budget, and what each epoch added (variants of the
+    # training questions, so of the same articles)
+    adversarial: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "format": TRAINING_FORMAT,
             "signature": self.signature,
             "articles": [{"title": a.title, "sha256": a.sha256} for a in self.articles],
             "questions": self.questions,
         }
+        if self.adversarial is not None:
+            out["adversarial"] = self.adversarial
+        return out
 
     @classmethod
     def from_dict(cls, raw: Any, *, path: str = TRAINING_RECORD) -> TrainingRecord:
@@ -73,7 +79,13 @@ class TrainingRecord:
             if not ok:
                 raise InputError(f"article {number} needs a 'title' and a 'sha256' string", path=path, hint=_HINT)
             out.append(TrainedArticle(item["title"], item["sha256"].lower()))
-        return cls(signature=str(raw.get("signature", "")), articles=tuple(out), questions=questions)
+        adversarial = raw.get("adversarial")
+        return cls(
+            signature=str(raw.get("signature", "")),
+            articles=tuple(out),
+            questions=questions,
+            adversarial=adversarial if isinstance(adversarial, dict) else None,
+        )
 
 
 def training_record(dataset: SquadDataset, signature: str) -> TrainingRecord:

@@ -20,7 +20,7 @@ from robustqa.squad import Paragraph, Question, article_to_dict, document_to_dic
 _REPLACED = ("original_question", "substitutions", "attack")
 
 
-def _attack_fields(result: QuestionResult) -> dict[str, Any]:
+def attack_fields(result: QuestionResult) -> dict[str, Any]:
     outcome = result.outcome
     if outcome is None:
         return {}
@@ -34,7 +34,7 @@ def _attack_fields(result: QuestionResult) -> dict[str, Any]:
 
 def _question(q: Question, result: QuestionResult) -> Question:
     extra = {k: v for k, v in q.extra.items() if k not in _REPLACED}
-    fields = _attack_fields(result)
+    fields = attack_fields(result)
     outcome = result.outcome
     if result.status == SUCCEEDED and outcome is not None and outcome.variant is not None:
         pert = outcome.variant.perturbation

@@ -50,6 +50,8 @@ FLAG_HINTS: dict[str, str] = {
     "articles": "select articles that the perturbed file has variants of (--articles, --exclude-articles)",
     "kinds": "give --kinds a comma-separated list of synonym, rare, spelling, abbreviation, morphology, or all",
     "rules": "score with the SQuAD 2.0 rules (--rules v2.0), or give files without unanswerable questions",
+    "adversarial_sample": "give --adversarial-sample a positive number of questions",
+    "adversarial_budget": "give --adversarial-budget a positive number of queries",
 }
 
 

@@ -11,6 +11,8 @@ from typing import Any
 import click
 
 from robustqa.build import DEFAULT_RECIPE, DEFAULT_SEED
+from robustqa.training.adversarial import DEFAULT_BUDGET as DEFAULT_ATTACK_BUDGET
+from robustqa.training.adversarial import DEFAULT_SAMPLE
 
 FORMATS = ("squad", "hf")
 _RECIPE_HELP = "recipe whose variants to add: name, or name@version (see `robustqa recipes`)"
@@ -162,6 +164,31 @@ def _check_free(output: Path, fmt: str) -> None:
 @click.option("--precision", type=click.Choice(["auto", "fp32", "bf16", "fp16"]), default="auto", show_default=True)
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="CPU threads for torch")
 @click.option("--trust-remote-code", is_flag=True, help="allow a hub model to run its own code")
+@click.option(
+    "--adversarial",
+    is_flag=True,
+    help="at every epoch start, attack a sample of the training questions and add the variants that flip",
+)
+@click.option(
+    "--adversarial-sample",
+    type=int,
+    default=None,
+    metavar="N",
+    help=f"training questions attacked each epoch (default {DEFAULT_SAMPLE})",
+)
+@click.option(
+    "--adversarial-budget",
+    type=int,
+    default=None,
+    metavar="Q",
+    help=f"model queries per attacked question (default {DEFAULT_ATTACK_BUDGET})",
+)
+@click.option(
+    "--adversarial-recipe",
+    default=None,
+    metavar="RECIPE",
+    help=f"recipe whose space of question edits the attack searches (default {DEFAULT_RECIPE})",
+)
 def train(
     model: str,
     train_path: str,
@@ -169,9 +196,14 @@ def train(
     augment_with: str | None,
     variants: int | None,
     trust_remote_code: bool,
+    adversarial: bool,
+    adversarial_sample: int | None,
+    adversarial_budget: int | None,
+    adversarial_recipe: str | None,
     **settings: Any,
 ) -> None:
-    """Fine-tune a QA model on SQuAD 2.0 data (optionally with variants) into a folder eval and attack load."""
+    """Fine-tune a QA model on SQuAD 2.0 data (optionally with variants, or adversarially) into a folder eval and
+    attack load."""
 
     from robustqa.augment import data_hash
     from robustqa.evaluation.models import resolve_model
@@ -181,6 +213,23 @@ def train(
 
     if variants is not None and augment_with is None:
         raise click.UsageError("--variants needs --augment")
+    tuning = {"--adversarial-sample": adversarial_sample, "--adversarial-budget": adversarial_budget,
+              "--adversarial-recipe": adversarial_recipe}  # fmt: skip
+    given = [flag for flag, value in tuning.items() if value is not None]
+    if given and not adversarial:
+        from robustqa.cli import ReportedError
+
+        verb = "needs" if len(given) == 1 else "need"
+        raise ReportedError(f"{' and '.join(given)} {verb} --adversarial: add --adversarial, or drop them", 2)
+    if adversarial:
+        from robustqa.training.adversarial import AdversarialSettings
+
+        defaults = AdversarialSettings()
+        settings["adversarial"] = AdversarialSettings(
+            sample=defaults.sample if adversarial_sample is None else adversarial_sample,
+            budget=defaults.budget if adversarial_budget is None else adversarial_budget,
+            recipe=adversarial_recipe or defaults.recipe,
+        )
     spec = resolve_model(model, trust_remote_code=trust_remote_code)
     train_settings = TrainSettings(**settings)
     if augment_with:
@@ -202,3 +251,9 @@ def train(
         f"{done.output_dir}: {done.steps} steps on {done.features} windows of {len(dataset)} questions{resumed}\n"
         f"signature: {done.signature.format()}"
     )
+    for epoch in done.adversarial:
+        click.echo(
+            f"adversarial, epoch {epoch.epoch} (weights of step {epoch.step}): of {epoch.sampled} sampled questions, "
+            f"{epoch.attempted} right and searched, {epoch.flipped} flipped; their variants added "
+            f"({epoch.queries} queries)"
+        )

@@ -277,7 +277,11 @@ def max_positions(model: Any, tokenizer: Any) -> int:
 class QAModelRunner:
     """Loads one QA model and answers lists of SQuAD questions with it."""
 
-    def __init__(self, spec: ModelSpec, settings: InferenceSettings) -> None:
+    def __init__(
+        self, spec: ModelSpec, settings: InferenceSettings, *, loaded: tuple[Any, Any, str] | None = None
+    ) -> None:
+        """`loaded`: (model, tokenizer, fingerprint) already in memory (a model being trained, which
+        `robustqa train --adversarial` attacks with its current weights) instead of loading `spec`."""
         import torch
 
         self.spec = spec
@@ -288,7 +292,7 @@ class QAModelRunner:
             raise InputError(
                 "int8 dynamic quantization runs on CPU only", hint="turn int8 off or use device cpu", setting="int8"
             )
-        model, tokenizer, fingerprint = load_model_and_tokenizer(spec)
+        model, tokenizer, fingerprint = loaded if loaded is not None else load_model_and_tokenizer(spec)
         self.model_fingerprint: str = fingerprint
         # counted before int8 quantization, which turns Linear weights into packed buffers
         self.parameters: int = sum(p.numel() for p in model.parameters())

@@ -14,7 +14,7 @@ supports them.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,15 @@ from robustqa.outputs import write_text_atomic
 from robustqa.provenance import training_record, write_training_record
 from robustqa.signature import TRAIN, Signature
 from robustqa.squad import SquadDataset
+from robustqa.training.adversarial import (
+    AdversarialCollator,
+    AdversarialSettings,
+    EpochAdditions,
+    adversarial_callback,
+    attack_sample,
+    epoch_additions,
+    read_additions,
+)
 from robustqa.training.features import training_features
 
 SIGNATURE_NAME = "robustqa-train-signature.txt"
@@ -52,6 +61,7 @@ class TrainSettings:
     save_total_limit: int | None = 2
     progress: bool = True
     threads: int | None = None
+    adversarial: AdversarialSettings | None = None  # attack a sample every epoch and add what flips
 
     def __post_init__(self) -> None:
         problems = window_problems(self.max_seq_length, self.doc_stride)
@@ -102,6 +112,7 @@ class TrainResult:
     features: int
     resumed_from: str | None
     log: list[dict[str, Any]] = field(default_factory=list)
+    adversarial: tuple[EpochAdditions, ...] = ()  # every epoch's additions (`--adversarial`), those before a resume too
 
 
 def check_training_data(dataset: SquadDataset) -> None:
@@ -131,10 +142,14 @@ def check_training_data(dataset: SquadDataset) -> None:
         )
 
 
-def train_signature(base: str, data: TrainData, settings: TrainSettings) -> Signature:
+def train_signature(
+    base: str, data: TrainData, settings: TrainSettings, adversarial_recipe: str | None = None
+) -> Signature:
     fields: dict[str, Any] = {"base": base, "train": data.data_hash}
     if data.augment:
         fields.update(augment=data.augment, variants=data.variants if data.variants is not None else "all")
+    if settings.adversarial is not None:
+        fields.update(settings.adversarial.signature_fields(adversarial_recipe or settings.adversarial.recipe))
     return TRAIN.create({**fields, **settings.signature_fields()})
 
 
@@ -196,12 +211,15 @@ def train(
     settings: TrainSettings,
     *,
     callbacks: Sequence[Any] = (),
+    attack_scorer: Callable[[Any], Any] | None = None,
 ) -> TrainResult:
-    """Fine-tune `spec` on `data` into `output_dir` (resuming from its newest checkpoint when it has one)."""
+    """Fine-tune `spec` on `data` into `output_dir` (resuming from its newest checkpoint when it has one).
+    `attack_scorer(model)`: what answers `--adversarial`'s queries instead of the model (a test double)."""
     import torch
     from transformers import DataCollatorWithPadding, Trainer, TrainingArguments
 
     check_training_data(data.dataset)
+    adversarial_recipe = _adversarial_recipe(settings.adversarial)
     if settings.threads:
         torch.set_num_threads(settings.threads)
     model, tokenizer, fingerprint = load_model_and_tokenizer(spec)
@@ -214,7 +232,9 @@ def train(
         )
     precision = _resolved_precision(settings.device, settings.precision)
     # the precision that runs ("auto" resolved for this machine) is what the signature names
-    signature = train_signature(spec.identity(fingerprint), data, replace(settings, precision=precision))
+    signature = train_signature(
+        spec.identity(fingerprint), data, replace(settings, precision=precision), adversarial_recipe
+    )
     folder = Path(output_dir)
     resume = _prepare_folder(folder, signature)
     features = training_features(tokenizer, data.dataset.examples(), settings.max_seq_length, settings.doc_stride)
@@ -241,24 +261,92 @@ def train(
         bf16=precision == "bf16",
         fp16=precision == "fp16",
     )
+    collator: Any = DataCollatorWithPadding(tokenizer)
+    own_callbacks: list[Any] = []
+    if settings.adversarial is not None:
+        collator = AdversarialCollator(collator)
+        loaded = (model, tokenizer, fingerprint)
+        own_callbacks.append(
+            _adversarial_epochs(collator, spec, loaded, data, folder, settings, adversarial_recipe, attack_scorer)
+        )
     trainer = Trainer(
         model=model,
         args=args,
         train_dataset=_FeatureSet(features),  # type: ignore[arg-type]
-        data_collator=DataCollatorWithPadding(tokenizer),
+        data_collator=collator,
         processing_class=tokenizer,
-        callbacks=list(callbacks),
+        callbacks=[*own_callbacks, *callbacks],
     )
     trainer.train(resume_from_checkpoint=str(resume) if resume is not None else None)
+    additions = tuple(read_additions(folder)) if settings.adversarial is not None else ()
+    log: list[dict[str, Any]] = []
     if trainer.is_world_process_zero():
         trainer.save_model(str(folder))
         tokenizer.save_pretrained(str(folder))
         log = list(trainer.state.log_history)
         write_text_atomic(folder / LOG_NAME, "".join(json.dumps(entry) + "\n" for entry in log))
-        write_training_record(folder, training_record(data.dataset, signature.format()))
+        record = training_record(data.dataset, signature.format())
+        if settings.adversarial is not None:
+            record = replace(
+                record,
+                questions=record.questions + sum(a.flipped for a in additions),
+                adversarial={
+                    "recipe": adversarial_recipe,
+                    "sample": settings.adversarial.sample,
+                    "budget": settings.adversarial.budget,
+                    "epochs": [a.summary() for a in additions],
+                },
+            )
+        write_training_record(folder, record)
         (folder / "robustqa-train-settings.json").write_text(json.dumps(asdict(settings), indent=2) + "\n")
-    else:
-        log = []
     return TrainResult(
-        folder, signature, trainer.state.global_step, len(features), resume.name if resume else None, log
+        folder, signature, trainer.state.global_step, len(features), resume.name if resume else None, log, additions
     )
+
+
+def _adversarial_recipe(adversarial: AdversarialSettings | None) -> str | None:
+    """The recipe's name@version, checked (it must edit questions only, its resources present) before a model
+    loads."""
+    if adversarial is None:
+        return None
+    import perturbations
+    from robustqa.attack.driver import load_recipe
+
+    recipe = load_recipe(adversarial.recipe)
+    perturbations.check_resources()
+    return recipe.ident
+
+
+def _adversarial_epochs(
+    collator: AdversarialCollator,
+    spec: ModelSpec,
+    loaded: tuple[Any, Any, str],
+    data: TrainData,
+    folder: Path,
+    settings: TrainSettings,
+    recipe_ident: str | None,
+    attack_scorer: Callable[[Any], Any] | None,
+) -> Any:
+    """The callback that attacks a sample at every epoch start and deals the flips to that epoch's batches."""
+    adversarial = settings.adversarial
+    assert adversarial is not None
+    _, tokenizer, fingerprint = loaded
+    window = (settings.max_seq_length, settings.doc_stride)
+
+    def make_additions(epoch: int, step: int, current: Any, mid_epoch: bool) -> EpochAdditions:
+        def attack(examples: list[Any], cache: Path) -> list[Any]:
+            weights = f"{fingerprint}-step{step}"
+            return attack_sample(
+                current, tokenizer, spec, weights, examples, adversarial, window=window, cache=cache,
+                progress=settings.progress, scorer=attack_scorer(current) if attack_scorer else None,
+            )  # fmt: skip
+
+        return epoch_additions(
+            folder, epoch, step, dataset=data.dataset, settings=adversarial, seed=settings.seed, attack=attack,
+            mid_epoch=mid_epoch, recipe_ident=recipe_ident or adversarial.recipe,
+        )  # fmt: skip
+
+    def featurize(examples: list[Any]) -> list[dict[str, Any]]:
+        return training_features(tokenizer, examples, settings.max_seq_length, settings.doc_stride)
+
+    return adversarial_callback(collator, make_additions, featurize, seed=settings.seed)

@@ -222,8 +222,8 @@ LAYERS = (
     "robustqa.review",
     "robustqa.reporting",
     "robustqa.evaluation",
-    "robustqa.training",
     "robustqa.attack",
+    "robustqa.training",  # --adversarial trains on what the attack flips
     "robustqa.cli",
 )
 

@@ -11,6 +11,7 @@ import perturbations  # noqa: F401  (the benchmark's imports below need the repo
 from robustqa.augment import augment_with_document
 from robustqa.provenance import training_record
 from robustqa.squad import parse_squad
+from robustqa.training.adversarial import original_questions, sample_questions
 
 REPO = Path(__file__).parents[2]
 
@@ -49,6 +50,11 @@ def test_neither_training_set_holds_a_held_out_question_or_variant(squad_half_pa
     # the record a trained folder carries names none of them either
     titles = {a.title for a in training_record(parse_squad(augmented), "sig").articles}
     assert not titles & set(hardening.HELDOUT_TITLES)
+    # --adversarial attacks, and adds variants of, the training file's own questions only (not even the variants
+    # an augmentation added)
+    pool = original_questions(parse_squad(augmented))
+    assert [e.id for e in pool] == [e.id for e in parse_squad(clean).examples()]
+    assert not {e.id for e in sample_questions(pool, 10**6, 13, 1)} & held_ids
     # even given the whole certified file, the augmenter adds only variants of the training questions
     everything = parse_squad(augment_with_document(parse_squad(clean), certified).document)
     assert not {e.source_id for e in everything.iter_examples()} & held_ids
