@@ -16,6 +16,9 @@ from robustqa.errors import InputError, RobustQAError
 
 NOTEBOOK = "failure_analysis.ipynb"
 NOTEBOOK_EXTRA = 'pip install "robustqa[notebook]"'
+# the kernel starts in the run folder; this names the folder the caller works in, so that the page names the run
+# as the user would type it (`robustqa.reporting.analysis.shown_path`)
+CALLER_CWD_ENV = "ROBUSTQA_CALLER_CWD"
 
 
 class NotebookError(RobustQAError):
@@ -44,8 +47,9 @@ def execute(run_dir: Path, *, timeout: int = 600) -> Any:
             hint="give a run folder",
         )
     notebook = nbformat.read(notebook_path(), as_version=4)
-    previous = os.environ.get("ROBUSTQA_RUN")
+    previous = {name: os.environ.get(name) for name in ("ROBUSTQA_RUN", CALLER_CWD_ENV)}
     os.environ["ROBUSTQA_RUN"] = str(run_dir)  # the kernel inherits it: the notebook reads this run
+    os.environ[CALLER_CWD_ENV] = str(Path.cwd())
     try:
         client = nbclient.NotebookClient(
             notebook,
@@ -67,10 +71,11 @@ def execute(run_dir: Path, *, timeout: int = 600) -> Any:
             hint="install a Jupyter kernel for this Python (the notebook extra brings ipykernel)",
         ) from None
     finally:
-        if previous is None:
-            os.environ.pop("ROBUSTQA_RUN", None)
-        else:
-            os.environ["ROBUSTQA_RUN"] = previous
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     return notebook
 
 

@@ -10,20 +10,35 @@ tables are lists of plain dicts (pandas is not a dependency). Breakdowns are com
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from perturbations.edit_kinds import edit_kind
 from robustqa.edits import COARSE_POS, coarse_pos, highlight_html, highlight_text
 from robustqa.errors import InputError
+from robustqa.notebook import CALLER_CWD_ENV
 from robustqa.render import html_table
 from robustqa.reporting.tables import short_model_name
 from robustqa.runs.load import Run
 from robustqa.stats import DEFAULT_RESAMPLES, DEFAULT_SEED, Pair, drop_with_interval, flip_counts
 
 QUESTION_TYPES = ("what", "who", "when", "where", "which", "how", "why", "other")
+
+
+def shown_path(path: Path, cwd: Path | None = None) -> str:
+    """`path` relative to `cwd` when it lies under it (`runs/my-run`), else absolute: a page that may be shared
+    should not carry the user's home folder when a shorter name says the same. `cwd` defaults to the folder named by
+    ROBUSTQA_CALLER_CWD (set by `robustqa analyze`), else the working directory."""
+    here = Path(cwd if cwd is not None else os.environ.get(CALLER_CWD_ENV) or Path.cwd()).resolve()
+    whole = Path(path).resolve()
+    try:
+        return str(whole.relative_to(here)) if whole != here else "."
+    except ValueError:
+        return str(whole)
 
 
 @dataclass(frozen=True)
@@ -348,12 +363,26 @@ def substituted_words(run: Run, model: str | None = None, top: int = 15) -> list
 # ------------------------------------------------------------------------------------- several models
 
 
+# the columns of `shared_flips`' tables: each says what it counts, as several flip counts sit on one page
+FLIPPED = "questions flipped (any variant, any kind)"
+EVERY = "of them flipped by every model"
+OWN = "of them flipped by this model only"
+BOTH = "questions flipped by both (any variant, any kind)"
+SHARED_SCOPE = (
+    "answerable and unanswerable questions, every edit kind; a question counts as flipped when any of its variants "
+    "is right on clean and wrong on perturbed"
+)
+
+
 def shared_flips(run: Run) -> dict[str, Any]:
     """Which right->wrong flips the models share and which are each model's own.
 
-    Questions are matched by `source_id` and only questions every model answered are compared. Returns
-    {"models", "compared", "all" (ids every model flipped), "own" {model: ids only it flipped},
-    "pairs" [{"a", "b", "both", "jaccard"}], "per_model" [{"model", "flips", "shared_with_all", "own"}]}; the
+    Counted per question, not per variant: a question is flipped when any of its variants, of any edit kind, is
+    right on clean and wrong on perturbed; answerable and unanswerable questions alike. So these counts are wider
+    than the headline's and McNemar's (changed answerable questions of the headline's kinds, worst variant):
+    `SHARED_SCOPE` says so wherever they are shown. Questions are matched by `source_id` and only questions every
+    model answered are compared. Returns {"models", "compared", "all" (ids every model flipped), "own" {model: ids
+    only it flipped}, "pairs" [{"a", "b", BOTH, "jaccard"}], "per_model" [{"model", FLIPPED, EVERY, OWN}]}; the
     rows of "pairs" and "per_model" name models short, as the report's tables do.
     """
     models = run.models
@@ -379,7 +408,7 @@ def shared_flips(run: Run) -> dict[str, Any]:
                 {
                     "a": name[a],
                     "b": name[b],
-                    "both": len(both),
+                    BOTH: len(both),
                     "jaccard": round(len(both) / len(union), 3) if union else None,
                 }
             )
@@ -389,8 +418,26 @@ def shared_flips(run: Run) -> dict[str, Any]:
         "all": sorted(every),
         "own": {m: sorted(ids) for m, ids in own.items()},
         "pairs": pairs,
-        "per_model": [
-            {"model": name[m], "flips": len(flips[m]), "shared_with_all": len(every), "own": len(own[m])}
-            for m in models
-        ],
+        "per_model": [{"model": name[m], FLIPPED: len(flips[m]), EVERY: len(every), OWN: len(own[m])} for m in models],
     }
+
+
+def shared_flips_caption(shared: Mapping[str, Any]) -> str:
+    """The line above `shared_flips`' tables. It sits under the McNemar test, whose "both" counts something
+    narrower (changed answerable questions of the headline's kinds that both models had right, worst variant), so
+    it says which questions it counts and that it is not that number."""
+    return (
+        f"{shared['compared']} questions answered by every model ({SHARED_SCOPE}): {len(shared['all'])} of them "
+        'flipped by every model. Not the McNemar "both" above, which counts only changed answerable questions of '
+        "the headline's edit kinds that both models had right, by their worst variant."
+    )
+
+
+def flipped_heading(model: str, flips: Sequence[Flip], shown: int) -> str:
+    """The heading of one model's flipped questions: per variant and per question, and which questions."""
+    questions = len({flip.source_id for flip in flips})
+    return (
+        f"{short_model_name(model)}: {questions} questions flipped right → wrong on at least one variant "
+        f"({len(flips)} variants; changed questions, answerable and unanswerable, every edit kind; "
+        f"showing {min(shown, len(flips))} variants)"
+    )

@@ -198,6 +198,48 @@ def model_breakdowns(
     )
 
 
+# a group holding more than this share of the questions follows the overall drop: it singles out no edit
+BROAD_SHARE = 0.5
+
+
+def breaking_groups(breakdowns: ModelBreakdowns, everything: int | None) -> list[dict[str, Any]]:
+    """Which edits break it: every answerable group, of every breakdown, whose ΔF1 interval lies below zero and that
+    holds at least MIN_PLOTTED questions but not all `everything` of them (a group of every question says nothing
+    about which edits), largest drop first. All of them: a summary that promises these groups lists each one."""
+    found = []
+    for by, (title, _) in BREAKDOWNS.items():
+        for group in breakdowns.answerable[by]:
+            ci = group["drop_f1_ci"]
+            if ci and ci[1] < 0 and MIN_PLOTTED <= group["questions"] < (everything or 0):
+                found.append({"breakdown": title, **group})
+    return sorted(found, key=lambda g: (g["drop_f1"], g["breakdown"], g["group"]))
+
+
+def breaking_text(breakdowns: ModelBreakdowns, everything: int | None) -> str:
+    """`breaking_groups` as one line of the three answers: each group with its share of the questions (n of N),
+    and the groups that hold most of them (a question word most questions start with, a third of the question)
+    set apart, since they fall below zero because the overall drop does, not because their edits are special."""
+    groups = breaking_groups(breakdowns, everything)
+    if not groups:
+        return "no group of edits with a drop that excludes zero"
+
+    def shown(g: Mapping[str, Any]) -> str:
+        share = f"{g['questions']} of {everything}" if everything else str(g["questions"])
+        return f"{g['breakdown']} *{g['group']}* {with_ci(g['drop_f1'], g['drop_f1_ci'])} ({share} questions)"
+
+    broad = [g for g in groups if everything and g["questions"] > BROAD_SHARE * everything]
+    narrow = [g for g in groups if g not in broad]
+    parts = []
+    if narrow:
+        parts.append(f"{len(narrow)} groups (all, largest drop first): " + "; ".join(shown(g) for g in narrow))
+    if broad:
+        parts.append(
+            f"{len(broad)} groups holding most of the questions, so below zero with the overall drop rather than "
+            "singling out an edit: " + "; ".join(shown(g) for g in broad)
+        )
+    return ". ".join(parts)
+
+
 ANSWERABLE_COLUMNS = ("Group", "Answerable questions", "ΔF1 worst of K [95% CI]", "Flip rate [95% CI]")
 UNANSWERABLE_COLUMNS = ("Group", "Unanswerable questions", "Abstention clean → variant", "Abstention Δ [95% CI]")
 

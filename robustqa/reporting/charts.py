@@ -123,8 +123,12 @@ def headline_figure(rows: Sequence[ModelRow]) -> Figure:
     return figure
 
 
+# The charts plot F1 points *lost* (minus the tables' ΔF1), so that the first chart never reads as a gain where
+# there is none; every axis of points lost says so, and where a group gained (left of 0), so that a reader does not
+# meet a gain as "negative points lost" next to a table of ΔF1.
+LOST_NOTE = "= −ΔF1 of the tables; right: worse, left of 0: gained"
 ANSWER_PANELS = (
-    ("points_lost", "F1 points lost, changed answerable\nquestions, worst of K (right: worse)"),
+    ("points_lost", f"F1 points lost, changed answerable\nquestions, worst of K\n({LOST_NOTE})"),
     ("flip_rate", "flip rate, % of changed answerable\nquestions right on clean"),
     (
         "abstention_shift",
@@ -233,7 +237,7 @@ def edits_figure(rows: Sequence[Mapping[str, Any]], title: str = "") -> Figure:
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.axvline(0.0, color="black", linewidth=0.8)
     ax.set_xlim(*_span(values, values))
-    ax.set_xlabel("F1 points lost, changed answerable questions, worst of K (right: worse)", fontsize=8)
+    ax.set_xlabel(f"F1 points lost, changed answerable questions, worst of K ({LOST_NOTE})", fontsize=8)
     ax.set_title(title, fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     return figure

@@ -213,7 +213,33 @@ def test_shared_flips_between_models(synthetic_run: Path) -> None:
     assert shared["compared"] == 6
     assert shared["all"] == ["q1", "q4"]
     assert shared["own"] == {"tiny-a": ["q3"], "tiny-b": ["q5"]}
-    assert shared["pairs"] == [{"a": "tiny-a", "b": "tiny-b", "both": 2, "jaccard": 0.5}]
+    assert shared["pairs"] == [{"a": "tiny-a", "b": "tiny-b", analysis.BOTH: 2, "jaccard": 0.5}]
+    assert shared["per_model"][0] == {"model": "tiny-a", analysis.FLIPPED: 3, analysis.EVERY: 2, analysis.OWN: 1}
+    caption = analysis.shared_flips_caption(shared)
+    assert caption.startswith("6 questions answered by every model (answerable and unanswerable questions, every")
+    assert ": 2 of them flipped by every model" in caption and "Not the McNemar" in caption
+
+
+def test_flipped_heading_says_per_question_and_per_variant(synthetic_run: Path) -> None:
+    flips = analysis.flipped(load_run(synthetic_run), "tiny-a", changed_only=True)
+    heading = analysis.flipped_heading("../models/tiny-a", flips, 2)
+    questions = len({flip.source_id for flip in flips})
+    assert heading.startswith(f"tiny-a: {questions} questions flipped right → wrong on at least one variant")
+    assert f"({len(flips)} variants; changed questions, answerable and unanswerable, every edit kind" in heading
+    assert heading.endswith(f"showing {min(2, len(flips))} variants)")
+
+
+def test_shown_path_is_relative_under_the_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run = tmp_path / "runs" / "my-run"
+    run.mkdir(parents=True)
+    assert analysis.shown_path(run, tmp_path) == os.path.join("runs", "my-run")
+    assert analysis.shown_path(run, tmp_path / "elsewhere") == str(run.resolve())  # not under it: absolute
+    assert analysis.shown_path(run, run) == "."
+    monkeypatch.setenv("ROBUSTQA_CALLER_CWD", str(tmp_path))  # as `robustqa analyze` sets it for the kernel
+    assert analysis.shown_path(run) == os.path.join("runs", "my-run")
+    monkeypatch.delenv("ROBUSTQA_CALLER_CWD")
+    monkeypatch.chdir(tmp_path / "runs")
+    assert analysis.shown_path(run) == "my-run"
 
 
 def test_merge_runs_keeps_models_apart(tmp_path: Path) -> None:
@@ -279,3 +305,56 @@ def test_error_bars_skip_only_groups_without_interval() -> None:
     rows = [{"drop_f1": -2.0, "drop_f1_ci": (-5.0, 1.0)}, {"drop_f1": 3.0, "drop_f1_ci": None}]
     assert charts.error_bars(rows, "drop_f1", "drop_f1_ci") == [[3.0, 0.0], [3.0, 0.0]]
     assert charts.error_bars(rows[1:], "drop_f1", "drop_f1_ci") is None
+
+
+def test_edit_charts_say_a_gain_is_left_of_zero() -> None:
+    """The charts plot points lost (−ΔF1) while the tables show ΔF1: the axis says so, so a group that gained
+    (spelling +2.8) is not read as "−2.8 points lost" without explanation."""
+    rows = [
+        {"group": "noun", "questions": 40, "plotted": True, "drop_f1": -7.1, "drop_f1_ci": (-10.8, -3.9)},
+        {"group": "spelling", "questions": 36, "plotted": True, "drop_f1": 2.8, "drop_f1_ci": (0.0, 7.4)},
+    ]
+    figure = charts.edits_figure(rows, "by edit kind")
+    ax = figure.axes[0]
+    assert "= −ΔF1 of the tables" in ax.get_xlabel() and "left of 0: gained" in ax.get_xlabel()
+    dots = [line.get_xdata()[0] for line in ax.lines if line.get_marker() == "o"]
+    assert dots == [pytest.approx(7.1), pytest.approx(-2.8)]  # the loss right of 0, the gain left of it
+    assert "left of 0: gained" in charts.ANSWER_PANELS[0][1]  # the first chart keeps points lost, labelled alike
+
+
+def test_which_edits_break_it_lists_every_group_with_its_share() -> None:
+    """Problem 6 of the 2026-12-06 walkthrough: the summary promised every group whose interval lies below zero but
+    showed the 5 largest drops, and listed a question word most questions start with as an edit that breaks it."""
+    from robustqa.reporting.breakdowns import BREAKDOWNS, ModelBreakdowns, breaking_groups, breaking_text
+
+    def row(group: str, n: int, drop: float, ci: tuple[float, float]) -> dict[str, object]:
+        return {"group": group, "questions": n, "drop_f1": drop, "drop_f1_ci": ci}
+
+    answerable: dict[str, list[dict[str, object]]] = {by: [] for by in BREAKDOWNS}
+    answerable["kind"] = [
+        row("rare", 24, -14.8, (-32.4, -0.3)),
+        row("synonym", 573, -3.8, (-5.8, -1.7)),
+        row("spelling", 36, 2.8, (0.0, 7.4)),  # a gain: not listed
+        row("abbreviation", 5, -65.3, (-100.0, -20.0)),  # too few questions: not listed
+    ]
+    answerable["pos"] = [row("noun", 279, -7.1, (-10.8, -3.9)), row("verb", 250, -3.5, (-6.4, -0.8))]
+    answerable["frequency"] = [row("common (Zipf ≥ 4)", 425, -3.6, (-6.0, -1.2))]
+    answerable["question_word"] = [row("what", 452, -4.6, (-7.0, -2.3)), row("how", 29, -13.1, (-24.7, -2.9))]
+    answerable["position"] = [row("last third", 200, -5.1, (-8.0, -2.0)), row("all", 594, -4.4, (-6.4, -2.3))]
+    breakdowns = ModelBreakdowns(answerable, {})
+
+    groups = breaking_groups(breakdowns, 594)
+    assert [g["group"] for g in groups] == [
+        "rare", "how", "noun", "last third", "what", "synonym", "common (Zipf ≥ 4)", "verb",
+    ]  # fmt: skip
+    text = breaking_text(breakdowns, 594)
+    assert text.startswith("5 groups (all, largest drop first): edit kind *rare* ")
+    assert "question word *how* " in text and "part of speech of the edited word *verb* " in text
+    assert "(29 of 594 questions)" in text
+    broad = text.split("3 groups holding most of the questions")[1]  # more than half of the 594, set apart
+    for group in ("*what* ", "*synonym* ", "*common (Zipf ≥ 4)* "):
+        assert group in broad and group not in text.split("3 groups holding")[0], group
+    assert "(452 of 594 questions)" in broad
+    assert breaking_text(ModelBreakdowns({by: [] for by in BREAKDOWNS}, {}), 10) == (
+        "no group of edits with a drop that excludes zero"
+    )

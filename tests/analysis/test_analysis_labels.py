@@ -65,3 +65,10 @@ def test_every_section_of_the_page_names_models_as_the_headline(tmp_path: Path, 
         assert heading in later, heading
     assert "tiny-a vs tiny-b" in later  # the comparison (section 3)
     assert "### tiny-a: " in later and "### tiny-b: " in later  # the flipped questions (section 4)
+    for model in ("tiny-a", "tiny-b"):  # the substitutions that flip most: every model, not only the first
+        assert f"#### {model}: the 15 substitutions that flip most" in later, model
+    # the shared flips say which questions they count and that it is not McNemar's "both"
+    assert "every edit kind; a question counts as flipped when any of its variants" in later
+    assert "Not the McNemar" in later
+    # the page names the run as it was given (the kernel runs in notebooks/, the run lies elsewhere: absolute)
+    assert f"run folder: {run.resolve()}" in top

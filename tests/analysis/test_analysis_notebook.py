@@ -77,7 +77,11 @@ def test_analyze_writes_the_executed_notebook_as_one_page(real_run: Path, tmp_pa
     page = tmp_path / "analysis.html"
     script = Path(sys.executable).with_name("robustqa")
     done = subprocess.run(
-        [str(script), "analyze", str(real_run), "--output", str(page)], capture_output=True, text=True, timeout=600
+        [str(script), "analyze", str(real_run), "--output", str(page)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=real_run.parent,  # the run lies under the working folder: the page names it relative to it
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [f"running the failure-analysis notebook on {real_run.resolve()} ..."]
@@ -86,6 +90,7 @@ def test_analyze_writes_the_executed_notebook_as_one_page(real_run: Path, tmp_pa
     assert html.count("data:image/png;base64,") >= 2
     top = html[: html.index("The three answers")]
     assert "reviewed:" in top and "signature:" in top and "not reviewed by people" in top
+    assert f"run folder: {real_run.name}\n" in top
     # the page opens with the three answers, before any detail
     assert html.index("1. Does it still find the answer?") < html.index("Official SQuAD EM/F1")
     assert "Traceback" not in html and "Error" not in html.split("</style>")[-1]
