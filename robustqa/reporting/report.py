@@ -17,11 +17,13 @@ from robustqa.reporting.headline import (
     COMPARISON_NOTE,
     HEADLINE_NOTE,
     MARKDOWN_COLUMNS,
+    OFFICIAL_HEADING,
     HeadlineRow,
     comparison_cells,
     comparisons,
     headline_rows,
     kinds_caption,
+    official_caption,
 )
 from robustqa.reporting.tables import (
     COLUMNS,
@@ -82,11 +84,13 @@ def render_markdown(runs: Sequence[Run]) -> str:
     model of every run, the transfer matrix when runs on adversarial sets are among them, each run's signature."""
     cells = official_cells(runs)
     headline = headline_markdown(runs)
+    caption = official_caption(headline_rows(runs))
     lines = [
         "# robustqa evaluation",
         "",
         *headline,
-        *(["## Official SQuAD EM/F1 (all questions: answerable and unanswerable netted)", ""] if headline else []),
+        *([f"## {OFFICIAL_HEADING}", ""] if headline else []),
+        *([caption, ""] if caption else []),
         f"EM/F1: {rules_text(runs)}, in points. {TABLE_NOTE}",
         "",
         *markdown_table(cells, distinct_columns(cells, COLUMNS, REPEATED_COLUMNS)),
