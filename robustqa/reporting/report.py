@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 from robustqa.render import distinct_columns, markdown_table
 from robustqa.reporting.breakdown_tables import BREAKDOWN_NOTE, UNANSWERABLE_HEADING, breakdown_tables
 from robustqa.reporting.headline import (
+    ABSTENTION_DETAILS,
+    ABSTENTION_HEADING,
+    ANSWERABLE_DETAILS,
     COMPARISON_COLUMNS,
     COMPARISON_NOTE,
     HEADLINE_NOTE,
-    MARKDOWN_COLUMNS,
     OFFICIAL_HEADING,
     HeadlineRow,
     comparison_cells,
@@ -70,7 +72,9 @@ def headline_markdown(runs: Sequence[Run]) -> list[str]:
     lines += [
         f"- {row.label}: {row.estimands['reading']}" for row in rows if row.estimands and row.estimands.get("reading")
     ]
-    lines += ["", *markdown_table([row.markdown_cells() for row in rows], MARKDOWN_COLUMNS), ""]
+    details = [row.markdown_cells() for row in rows]
+    lines += ["", *markdown_table(details, ANSWERABLE_DETAILS), "", f"{ABSTENTION_HEADING}:", ""]
+    lines += [*markdown_table(details, ABSTENTION_DETAILS), ""]
     compared = comparisons(runs)
     if compared:
         lines += ["## Is A more robust than B?", "", COMPARISON_NOTE, ""]

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING
 from robustqa import __version__
 from robustqa.render import distinct_columns, html_table
 from robustqa.reporting.headline import (
+    ABSTENTION_DETAILS,
+    ABSTENTION_HEADING,
+    ANSWERABLE_DETAILS,
     COMPARISON_COLUMNS,
     COMPARISON_NOTE,
     HEADLINE_NOTE,
-    MARKDOWN_COLUMNS,
     OFFICIAL_HEADING,
     HeadlineRow,
     comparison_cells,
@@ -115,12 +117,14 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
             if row.estimands and row.estimands.get("reading")
         )
         caption = kinds_caption(headline)
+        details = [row.markdown_cells() for row in headline]
         answers = (
             "<h2>Does the model still find the answer?</h2>\n"
             f"{f'<p>{html.escape(caption)}</p>' if caption else ''}"
             f"<ul>{lines}{readings}</ul>\n{chart}\n"
             f"<p>{html.escape(HEADLINE_NOTE.replace('*', ''))}</p>\n"
-            f"{_table([row.markdown_cells() for row in headline], MARKDOWN_COLUMNS)}\n"
+            f"{_table(details, ANSWERABLE_DETAILS)}\n<h3>{html.escape(ABSTENTION_HEADING)}</h3>\n"
+            f"{_table(details, ABSTENTION_DETAILS)}\n"
         )
         chart = ""
         compared = comparisons(runs)
