@@ -52,10 +52,11 @@ def prose_width() -> int:
     return shutil.get_terminal_size((100, 24)).columns
 
 
-def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
+def print_comparison(runs: Sequence[Run], *, wide: bool = False, document: str = "report.md") -> None:
     """What `eval` and `report` print: the three answers of every model (columns that fit this terminal, the
     answers always), how each two models compare, then each run's signature. The official all-question table
-    follows with `wide` (every column of report.md), or alone where no run compares a perturbed set."""
+    follows with `wide` (every column of report.md), or alone where no run compares a perturbed set. `document`:
+    the file the rest is in (the run folder's report.md, or the one `report --output` wrote)."""
     from robustqa.render import distinct_columns, fitting_columns, rich_table
     from robustqa.reporting.headline import HEADLINE_TITLE, TERMINAL_COLUMNS, comparisons, headline_rows, kinds_caption
     from robustqa.reporting.tables import (
@@ -87,7 +88,7 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
         if not wide:
             more = ", ".join(c.replace("\n", " ") for c in left_out)
             out.print(
-                f"{more + ', the' if more else 'The'} official all-question EM/F1 and more in report.md, "
+                f"{more + ', the' if more else 'The'} official all-question EM/F1 and more in {document}, "
                 "or with --wide",
                 markup=False,
                 highlight=False,
@@ -101,7 +102,7 @@ def print_comparison(runs: Sequence[Run], *, wide: bool = False) -> None:
         columns, left_out = fitting_columns(rows, COMPACT_COLUMNS, out.width)
         out.print(rich_table(rows, columns, table_title(runs)))
         more = f"{', '.join(c.replace(chr(10), ' ') for c in left_out)} and more" if left_out else "more columns"
-        out.print(f"{more} in report.md, or with --wide", markup=False, highlight=False)
+        out.print(f"{more} in {document}, or with --wide", markup=False, highlight=False)
     transfer_columns, transfer_rows = transfer_table(runs)
     if transfer_rows:
         out.print(rich_table(transfer_rows, transfer_columns, "transfer: exact match on each adversarial set"))

@@ -88,7 +88,7 @@ def report(
     chart_path = output.with_suffix(".png")
     write_bytes_atomic(chart_path, chart)
     write_text_atomic(output, render(fmt, runs, chart))
-    print_comparison(runs, wide=wide)
+    print_comparison(runs, wide=wide, document=str(output) if fmt != "json" else "report.md")
     click.echo(f"wrote {output} and {chart_path}" + (f" and {cost_chart}" if cost_chart is not None else ""))
 
 

@@ -18,9 +18,13 @@ from robustqa.reporting.headline import HeadlineRow
 
 BREAKDOWN_NOTE = (
     "Changed answerable questions per group of edits (a variant counts in the group of each of its edits; each "
-    "question by its worst variant in the group); unanswerable questions in their own section below. * marks an "
-    f"interval that excludes zero (ranked first) in a group of at least {MIN_PLOTTED} questions; a smaller group is "
-    "named but neither marked nor plotted. Edit kinds come from each substitution's `kind` (unclassified: a set "
+    "question by its worst variant in the group); unanswerable questions in their own section below. * marks a "
+    f"group of at least {MIN_PLOTTED} questions whose ΔF1 interval (abstention Δ for unanswerable questions) "
+    "excludes zero; the flip-rate interval is not tested. Rows are ranked: marked groups first, then the other "
+    f"groups of at least {MIN_PLOTTED} questions, each by ΔF1 (largest drop first; largest abstention rise for "
+    f"unanswerable questions); then the groups under {MIN_PLOTTED} questions, named but neither marked, plotted nor "
+    "ranked as effects (their intervals are too wide), largest first. Edit kinds come from each substitution's "
+    "`kind` (unclassified: a set "
     "recorded without kinds). Where the headline counts only some edit kinds, the breakdown by edit kind shows "
     "every kind and the other breakdowns the headline's kinds, as each heading says."
 )
@@ -40,7 +44,12 @@ def breakdown_tables(rows: Sequence[HeadlineRow]) -> tuple[list[Table], list[Tab
             answer_rows = row.breakdowns.answerable[by]
             if answer_rows:
                 shown = answer_rows[:PAIRS_SHOWN] if by == "pair" else answer_rows
-                more = f"the first {len(shown)} of {len(answer_rows)}" if len(shown) < len(answer_rows) else ""
+                more = (
+                    f"the first {len(shown)} of {len(answer_rows)} in the ranking above: pairs of at least "
+                    f"{MIN_PLOTTED} questions by ΔF1, then the rest by number of questions"
+                    if len(shown) < len(answer_rows)
+                    else ""
+                )
                 notes = ", ".join(note for note in (covered, more) if note)
                 heading = f"{row.label}: by {title}{f' ({notes})' if notes else ''}"
                 answerable.append((heading, ANSWERABLE_COLUMNS, answerable_cells(shown)))

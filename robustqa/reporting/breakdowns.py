@@ -5,9 +5,9 @@ speech, substitution pair and how common the new word is (a variant counts in th
 edits), by where the edit sits in the question, and by the question's wh-word. Within a group every question
 is scored by its worst variant in that group, so each row is `robustqa.estimands.answerable` on fewer lines:
 n, flip rate and ΔF1 with their intervals. Unanswerable questions get their own rows (the abstention change),
-never mixed in. Rows are ranked so that effects whose interval excludes zero come first (only groups large
-enough to plot are marked: a handful of questions gives a degenerate interval); a group of fewer than
-`MIN_PLOTTED` questions is named but not plotted.
+never mixed in. Rows are ranked so that effects whose ΔF1 (or abstention Δ) interval excludes zero come first
+(only groups large enough to plot are marked: a handful of questions gives a degenerate interval); a group of
+fewer than `MIN_PLOTTED` questions is named but neither plotted nor ranked by its effect (by its size instead).
 
 Where a run's headline counts only some edit kinds (`certified@2`: synonyms, common and rare), the breakdown by
 edit kind still shows every kind as its own row (how much a spelling variant or an abbreviation hurts), while
@@ -113,11 +113,18 @@ def _significant(interval: Any) -> bool:
     return bool(interval) and (interval[0] > 0 or interval[1] < 0)
 
 
+def _rank(row: Mapping[str, Any]) -> tuple[bool, bool, int]:
+    """Marked groups first, then the other plotted ones (each then by its effect); then the groups too small to
+    rank as effects, largest first (a one-question pair's −100 says nothing about the pair)."""
+    return (not row["significant"], not row["plotted"], 0 if row["plotted"] else -row["questions"])
+
+
 def answerable_rows(
     examples: Iterable[Mapping[str, Any]], by: str, *, resamples: int, seed: int, kinds: Sequence[str] | None = None
 ) -> list[dict[str, Any]]:
     """One row per group of the changed answerable questions: n, ΔF1 worst of K and flip rate with intervals,
-    ranked: effects whose ΔF1 or flip-rate interval excludes zero first, then the largest drop. Only the
+    ranked (`_rank`): groups of at least MIN_PLOTTED questions whose ΔF1 interval excludes zero first, then the
+    other such groups, each by the largest drop; then the smaller groups by size. Only the
     variants made of edit `kinds` count, except by edit kind (every kind its own row)."""
     rows = []
     for name, group in _groups(examples, by, kinds).items():
@@ -143,7 +150,7 @@ def answerable_rows(
                 "plotted": result["questions"] >= MIN_PLOTTED,
             }
         )
-    rows.sort(key=lambda r: (not r["significant"], not r["plotted"], r["drop_f1"], -r["questions"], r["group"]))
+    rows.sort(key=lambda r: (*_rank(r), r["drop_f1"], -r["questions"], r["group"]))
     return rows
 
 
@@ -170,7 +177,7 @@ def unanswerable_rows(
                 "plotted": result["questions"] >= MIN_PLOTTED,
             }
         )
-    rows.sort(key=lambda r: (not r["significant"], not r["plotted"], -r["abstention_shift"], r["group"]))
+    rows.sort(key=lambda r: (*_rank(r), -r["abstention_shift"], r["group"]))
     return rows
 
 

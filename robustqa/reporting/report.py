@@ -13,15 +13,19 @@ from typing import TYPE_CHECKING, Any
 from robustqa.render import distinct_columns, markdown_table
 from robustqa.reporting.breakdown_tables import BREAKDOWN_NOTE, UNANSWERABLE_HEADING, breakdown_tables
 from robustqa.reporting.headline import (
+    ABSTENTION_DETAILS,
+    ABSTENTION_HEADING,
+    ANSWERABLE_DETAILS,
     COMPARISON_COLUMNS,
     COMPARISON_NOTE,
     HEADLINE_NOTE,
-    MARKDOWN_COLUMNS,
+    OFFICIAL_HEADING,
     HeadlineRow,
     comparison_cells,
     comparisons,
     headline_rows,
     kinds_caption,
+    official_caption,
 )
 from robustqa.reporting.tables import (
     COLUMNS,
@@ -68,7 +72,9 @@ def headline_markdown(runs: Sequence[Run]) -> list[str]:
     lines += [
         f"- {row.label}: {row.estimands['reading']}" for row in rows if row.estimands and row.estimands.get("reading")
     ]
-    lines += ["", *markdown_table([row.markdown_cells() for row in rows], MARKDOWN_COLUMNS), ""]
+    details = [row.markdown_cells() for row in rows]
+    lines += ["", *markdown_table(details, ANSWERABLE_DETAILS), "", f"{ABSTENTION_HEADING}:", ""]
+    lines += [*markdown_table(details, ABSTENTION_DETAILS), ""]
     compared = comparisons(runs)
     if compared:
         lines += ["## Is A more robust than B?", "", COMPARISON_NOTE, ""]
@@ -82,11 +88,13 @@ def render_markdown(runs: Sequence[Run]) -> str:
     model of every run, the transfer matrix when runs on adversarial sets are among them, each run's signature."""
     cells = official_cells(runs)
     headline = headline_markdown(runs)
+    caption = official_caption(headline_rows(runs))
     lines = [
         "# robustqa evaluation",
         "",
         *headline,
-        *(["## Official SQuAD EM/F1 (all questions: answerable and unanswerable netted)", ""] if headline else []),
+        *([f"## {OFFICIAL_HEADING}", ""] if headline else []),
+        *([caption, ""] if caption else []),
         f"EM/F1: {rules_text(runs)}, in points. {TABLE_NOTE}",
         "",
         *markdown_table(cells, distinct_columns(cells, COLUMNS, REPEATED_COLUMNS)),

@@ -14,15 +14,19 @@ from typing import TYPE_CHECKING
 from robustqa import __version__
 from robustqa.render import distinct_columns, html_table
 from robustqa.reporting.headline import (
+    ABSTENTION_DETAILS,
+    ABSTENTION_HEADING,
+    ANSWERABLE_DETAILS,
     COMPARISON_COLUMNS,
     COMPARISON_NOTE,
     HEADLINE_NOTE,
-    MARKDOWN_COLUMNS,
+    OFFICIAL_HEADING,
     HeadlineRow,
     comparison_cells,
     comparisons,
     headline_rows,
     kinds_caption,
+    official_caption,
 )
 from robustqa.reporting.tables import (
     COLUMNS,
@@ -113,12 +117,14 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
             if row.estimands and row.estimands.get("reading")
         )
         caption = kinds_caption(headline)
+        details = [row.markdown_cells() for row in headline]
         answers = (
             "<h2>Does the model still find the answer?</h2>\n"
             f"{f'<p>{html.escape(caption)}</p>' if caption else ''}"
             f"<ul>{lines}{readings}</ul>\n{chart}\n"
             f"<p>{html.escape(HEADLINE_NOTE.replace('*', ''))}</p>\n"
-            f"{_table([row.markdown_cells() for row in headline], MARKDOWN_COLUMNS)}\n"
+            f"{_table(details, ANSWERABLE_DETAILS)}\n<h3>{html.escape(ABSTENTION_HEADING)}</h3>\n"
+            f"{_table(details, ABSTENTION_DETAILS)}\n"
         )
         chart = ""
         compared = comparisons(runs)
@@ -129,6 +135,9 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
                 f"{_table([comparison_cells(r) for r in compared], COMPARISON_COLUMNS)}\n"
             )
         answers += _breakdowns(headline)
+        caption = official_caption(headline)
+        answers += f"<h2>{html.escape(OFFICIAL_HEADING)}</h2>\n"
+        answers += f"<p>{html.escape(caption)}</p>\n" if caption else ""
     columns, rows = transfer_table(runs)
     transfer = f"<h2>Transfer</h2>\n<p>{html.escape(TRANSFER_NOTE)}</p>\n{_table(rows, columns)}\n" if rows else ""
     # who reviewed each set, as report.md says
@@ -143,7 +152,6 @@ def render_html(runs: Sequence[Run], chart_png: bytes | None = None) -> str:
         f"<style>{_STYLE}</style></head><body>\n"
         "<h1>robustqa: clean vs perturbed</h1>\n"
         f"{answers}"
-        f"{'<h2>Official SQuAD EM/F1 (all questions: answerable and unanswerable netted)</h2>' if answers else ''}\n"
         f"<p>EM/F1: {html.escape(rules_text(runs))}, in points. {html.escape(TABLE_NOTE.replace('*', ''))}</p>\n"
         f"{table}\n{notes}{chart}\n{transfer}<h2>Signatures</h2><ul>{signatures}</ul>\n"
         f"<p><small>robustqa {html.escape(__version__)}</small></p></body></html>\n"

@@ -43,7 +43,11 @@ class ReviewStatus:
         who = f" by {', '.join(self.reviewers)}" if self.reviewers else ""
         counts = f"{self.accepted} accepted, {self.rejected} rejected, {self.unreviewed} not reviewed"
         if self.kind == FILTERED:
-            return f"reviewed{who} and filtered: {counts}; only accepted questions stay perturbed"
+            # the file's metadata counts the whole set it was filtered from, not the questions a run evaluates
+            return (
+                f"reviewed{who} and filtered: {counts} in the whole reviewed set (not only the questions this run "
+                "evaluated); only accepted questions stay perturbed"
+            )
         return f"reviewed{who}: {counts}; the reviewed-valid rows score the accepted questions alone"
 
     def short(self) -> str:
@@ -51,7 +55,7 @@ class ReviewStatus:
         if not self.reviewed:
             return "not reviewed"
         if self.kind == FILTERED:
-            return f"reviewed, {self.accepted} accepted kept"
+            return f"reviewed, {self.accepted} accepted kept in the whole set"
         return f"reviewed, {self.accepted}/{self.accepted + self.rejected + self.unreviewed} accepted"
 
     @classmethod

@@ -68,6 +68,9 @@ def test_html_is_one_self_contained_page(synthetic_run: Path, tmp_path: Path) ->
     assert page.index("Does the model still find the answer?") < page.index("Official SQuAD EM/F1")
     assert 'src="data:image/png;base64,' in page
     assert "clean:000000000000|perturbed:111111111111" in page
+    # the terminal points to the page just written, not to the run folder's report.md
+    assert f"official all-question EM/F1 and more in {out}, or with --wide" in result.output
+    assert "in report.md" not in result.output
 
 
 def test_output_extension_chooses_the_document_form(synthetic_run: Path, tmp_path: Path) -> None:

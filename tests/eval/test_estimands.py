@@ -528,6 +528,17 @@ def test_every_caption_names_the_kinds_and_the_kind_breakdown_has_a_spelling_row
     assert title is not None and "synonym and rare edits only" in title.get_text()
 
 
+def test_the_official_table_says_it_counts_every_edit_kind(kinded: Path) -> None:
+    """A newcomer read the official table's ΔF1 changed answerable (every kind) as the headline (synonym and rare)."""
+    from robustqa.reporting.report import render
+
+    run = load_run(kinded)
+    for document in (render("md", [run]), render("html", [run])):
+        official = document.split("Official SQuAD EM/F1 (all questions and every edit kind")[1]
+        assert "This table counts every edit kind" in official.split("ΔEM [95% CI]")[0]  # said before the table
+        assert "the headline above counts synonym and rare edits only" in official
+
+
 def test_kinds_spelling_counts_the_spelling_variants_alone(tmp_path: Path, monkeypatch) -> None:
     """`eval --kinds spelling`: only the spelling variants are evaluated, and the headline covers them."""
     from click.testing import CliRunner
@@ -614,3 +625,32 @@ def test_breakdowns_are_computed_once_for_the_opening_and_the_tables(kinded: Pat
     three_answers([run], rows)
     answerable, _ = breakdown_tables(rows)
     assert answerable and sorted(calls) == sorted(breakdowns.BREAKDOWNS)  # once per breakdown, not twice
+
+
+def _pair_example(number: int, original: str, lost: bool) -> dict[str, Any]:
+    """A changed answerable variant with one substitution `original → new`, right on clean, wrong if `lost`."""
+    return {
+        "id": f"q{number}-v1",
+        "source_id": f"q{number}",
+        "question": "What is it?",
+        "clean_exact": 1.0,
+        "clean_f1": 1.0,
+        "perturbed_exact": 0.0 if lost else 1.0,
+        "perturbed_f1": 0.0 if lost else 1.0,
+        "clean_prediction": "x",
+        "perturbed_prediction": "y" if lost else "x",
+        "substitutions": [{"original": original, "replacement": "new", "kind": "synonym", "pos": "NN", "start": 8}],
+    }
+
+
+def test_small_groups_are_ranked_by_size_not_by_their_effect() -> None:
+    """A newcomer saw nine one-question pairs at −100 fill the top ten pairs, and the legend not say the order."""
+    from robustqa.reporting.breakdown_tables import BREAKDOWN_NOTE
+
+    examples = [_pair_example(n, "big", lost=n % 2 == 0) for n in range(20)]  # 20 questions, plotted
+    examples += [_pair_example(100, "single", lost=True)]  # one question, lost: −100 on its own
+    examples += [_pair_example(200 + n, "pair", lost=False) for n in range(3)]  # three questions, no loss
+    rows = answerable_rows(examples, "pair", resamples=200, seed=13)
+    assert [row["group"] for row in rows] == ["big → new", "pair → new", "single → new"]
+    assert "* marks a group of at least 20 questions whose ΔF1 interval" in BREAKDOWN_NOTE
+    assert "Rows are ranked: marked groups first" in BREAKDOWN_NOTE and "largest first" in BREAKDOWN_NOTE

@@ -133,6 +133,11 @@ def test_a_filtered_file_reports_its_review(tmp_path, squad_files, fake_factory)
     review = result.report["review"]
     assert (review["kind"], review["accepted"], review["rejected"], review["unreviewed"]) == ("filtered", 1, 1, 1)
     assert result.report["models"][0]["coverage"]["changed"] == 1  # only the accepted question stays perturbed
+    # the counts are the whole filtered set's, which a newcomer read as the run's own variants
+    markdown = render_markdown([load_run(result.output_dir)])
+    counts = "1 accepted, 1 rejected, 1 not reviewed in the whole reviewed set (not only the questions this run"
+    assert counts in markdown
+    assert "reviewed, 1 accepted kept in the whole set" in markdown
 
 
 def test_the_eval_summary_says_whether_the_set_was_reviewed(tmp_path, squad_files, fake_factory, capsys):

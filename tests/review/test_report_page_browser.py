@@ -134,3 +134,31 @@ def test_the_official_tables_fit_a_1280_pixel_window(tmp_path: Path, chromium: t
     )
     screenshot = tmp_path / "official-1280.png"
     assert driver.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
+
+
+def test_the_headline_details_tables_fit_a_1280_pixel_window(tmp_path: Path, chromium: tuple[Any, Path]) -> None:
+    """The per-model details of the three answers (14 columns, 1564 px wide in a newcomer's browser, its abstention
+    columns out of sight) come in two tables, answerable figures then abstention, each whole in the page."""
+    driver, _ = chromium
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(
+        cli, ["report", *map(str, _runs(tmp_path)), "--format", "html", "--output", str(page)], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    driver.set_window_size(1280, 900)
+    driver.get(page.as_uri())
+    boxes = driver.execute_script(
+        """
+        const first = [...document.querySelectorAll('h2')].find(h => h.textContent.startsWith('Does the model'));
+        const boxes = [...document.querySelectorAll('.table-box')].filter(
+            b => first.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+        return boxes.slice(0, 2).map(b => [b.scrollWidth, b.clientWidth,
+            [...b.querySelectorAll('th')].map(th => th.textContent)]);
+        """
+    )
+    assert len(boxes) == 2, boxes
+    assert "ΔF1 worst of K [95% CI]" in boxes[0][2] and "Abstention Δ unanswerable [95% CI]" in boxes[1][2]
+    assert len(boxes[0][2]) + len(boxes[1][2]) == 15  # every column of the details, the model named in each part
+    assert all(scroll <= client for scroll, client, _ in boxes), boxes  # nothing hidden to the right
+    viewport = driver.execute_script("return document.documentElement.clientWidth")
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= viewport
