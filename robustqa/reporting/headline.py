@@ -328,28 +328,12 @@ COMPARISON_COLUMNS = (
 )
 
 
-def breaking_groups(row: HeadlineRow, *, top: int = 5) -> list[dict[str, Any]]:
-    """The groups of edits that break one model most: answerable rows of every breakdown (`row.breakdowns`) whose
-    ΔF1 interval lies below zero and that hold at least MIN_PLOTTED questions (but not all of them), largest drop
-    first."""
-    from robustqa.estimands import MIN_PLOTTED
-    from robustqa.reporting.breakdowns import BREAKDOWNS
-
-    everything = ((row.estimands or {}).get("answerable") or {}).get("questions")
-    found = []
-    for by, (title, _) in BREAKDOWNS.items():
-        for group in row.breakdowns.answerable[by]:
-            ci = group["drop_f1_ci"]
-            # a group of every question (one edit kind for all, "unclassified") says nothing about which edits
-            if ci and ci[1] < 0 and MIN_PLOTTED <= group["questions"] < (everything or 0):
-                found.append({"breakdown": title, **group})
-    return sorted(found, key=lambda g: g["drop_f1"])[:top]
-
-
 def three_answers(runs: Sequence[Run], rows: Sequence[HeadlineRow] | None = None) -> str:
     """The three answers as markdown, for the top of the notebook and the analyze page: does the model
     understand the words, which edits break it, is it more robust than the other models shown. `rows`: the
     runs' `headline_rows` when the caller holds them already (their breakdowns are computed once)."""
+    from robustqa.reporting.breakdowns import breaking_text
+
     rows = headline_rows(runs) if rows is None else rows
     if not rows:
         return "Nothing to compare: no run here has a perturbed set."
@@ -362,18 +346,14 @@ def three_answers(runs: Sequence[Run], rows: Sequence[HeadlineRow] | None = None
     ]
     lines += [
         "",
-        "**2. Which edits break it?** (changed answerable questions, worst of K; groups whose ΔF1 "
-        "interval lies below zero, at least 20 questions"
+        "**2. Which edits break it?** (changed answerable questions, worst of K; every group whose ΔF1 "
+        "interval lies below zero, at least 20 questions, n of N"
         + ("; by edit kind every kind, the other breakdowns the headline's kinds)" if caption else ")"),
         "",
     ]
     for row in rows:
-        groups = breaking_groups(row)
-        found = "; ".join(
-            f"{g['breakdown']} *{g['group']}* {with_ci(g['drop_f1'], g['drop_f1_ci'])} ({g['questions']} questions)"
-            for g in groups
-        )
-        lines.append(f"- {row.label}: {found or 'no group of edits with a drop that excludes zero'}")
+        everything = ((row.estimands or {}).get("answerable") or {}).get("questions")
+        lines.append(f"- {row.label}: {breaking_text(row.breakdowns, everything)}")
     lines += ["", "**3. Is it more robust than another model?** (paired over shared questions)", ""]
     compared = comparisons(runs)
     if compared:

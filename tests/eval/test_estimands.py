@@ -25,7 +25,7 @@ import pytest
 from robustqa.estimands import mcnemar_exact
 from robustqa.evaluation.inference import InferenceSettings, Prediction
 from robustqa.evaluation.run import EvalConfig, run_evaluation
-from robustqa.reporting.breakdowns import answerable_rows
+from robustqa.reporting.breakdowns import answerable_rows, breaking_text
 from robustqa.reporting.charts import answers_chart_data, answers_figure
 from robustqa.reporting.headline import comparisons, headline_rows, three_answers
 from robustqa.runs.load import load_run
@@ -523,7 +523,10 @@ def test_every_caption_names_the_kinds_and_the_kind_breakdown_has_a_spelling_row
     assert "The headline counts synonym and rare edits only" in page and "(every edit kind; the headline" in page
     printed = CliRunner().invoke(cli, ["report", str(kinded)], env={"COLUMNS": "200"})
     assert "The headline counts synonym and rare edits only" in printed.stdout
-    assert "synonym and rare edits" in three_answers([run])
+    answers = three_answers([run])
+    assert "synonym and rare edits" in answers
+    everything = row.estimands["answerable"]["questions"]
+    assert f"- {row.label}: {breaking_text(row.breakdowns, everything)}" in answers  # every group, not the first 5
     title = answers_figure([row])._suptitle
     assert title is not None and "synonym and rare edits only" in title.get_text()
 
