@@ -1,0 +1,120 @@
+"""`torchrun --nproc_per_node 2 robustqa train ...` on CPU (gloo): the main process alone writes a model folder
+that eval loads, its training record and settings once; a run stopped after a checkpoint resumes under two
+processes to the weights of the uninterrupted one; `--adversarial` attacks once per epoch (in the main
+process) and both processes train on the additions."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rqa_trainhelpers import SAMPLE
+
+from robustqa.cli import cli
+from robustqa.provenance import TRAINING_RECORD
+
+from tiny import build_tiny_model
+
+pytestmark = pytest.mark.slow
+
+TINY = ["--max-seq-length", "64", "--doc-stride", "16", "--batch-size", "4", "--device", "cpu", "--threads", "1"]
+HERE = Path(__file__).parent
+
+
+def _torchrun(*command: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    exe = shutil.which("torchrun", path=str(Path(sys.executable).parent))
+    launcher = [exe] if exe else [sys.executable, "-m", "torch.distributed.run"]
+    environment = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run(
+        [*launcher, "--standalone", "--nproc_per_node", "2", *command],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environment,
+    )
+
+
+def _train(model: Path, out: Path) -> subprocess.CompletedProcess:
+    robustqa = str(Path(sys.executable).with_name("robustqa"))
+    return _torchrun(robustqa, "train", str(model), "--train", str(SAMPLE), "--output-dir", str(out), *TINY,
+                     "--steps", "4", "--save-steps", "2")  # fmt: skip
+
+
+def _weights(folder: Path) -> dict:
+    from safetensors.torch import load_file
+
+    return load_file(str(folder / "model.safetensors"))
+
+
+def test_two_processes_train_a_folder_eval_loads_and_resume(tmp_path):
+    import torch
+
+    model = build_tiny_model(tmp_path / "tiny", "bert")
+    out = tmp_path / "trained"
+    done = _train(model, out)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.count("steps on") == 1 and f"{out}: 4 steps" in done.stdout  # only the main process reports
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []  # no temporary files left
+    record = json.loads((out / TRAINING_RECORD).read_text())
+    assert record["questions"] == 30
+    assert record["signature"] == (out / "robustqa-train-signature.txt").read_text().strip()
+    settings = json.loads((out / "robustqa-train-settings.json").read_text())
+    assert settings["processes"] == 2 and settings["steps"] == 4
+    log = [json.loads(line) for line in (out / "training-log.jsonl").read_text().splitlines()]
+    assert log[-1]["step"] == 4
+    assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-2", "checkpoint-4"]
+    for checkpoint in ("checkpoint-2", "checkpoint-4"):  # both processes' random states, for an exact resume
+        assert {p.name for p in (out / checkpoint).glob("rng_state_*.pth")} == {"rng_state_0.pth", "rng_state_1.pth"}
+    evaluated = CliRunner().invoke(
+        cli,
+        ["eval", str(out), "--clean", str(SAMPLE), "--output-dir", str(tmp_path / "run"), "--quiet"]
+        + ["--max-seq-length", "64", "--doc-stride", "16", "--device", "cpu", "--limit", "5"],
+        catch_exceptions=False,
+    )
+    assert evaluated.exit_code == 0, evaluated.output
+
+    # what a run interrupted right after checkpoint-2 leaves: the signature and that checkpoint
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    shutil.copy(out / "robustqa-train-signature.txt", broken)
+    shutil.copytree(out / "checkpoint-2", broken / "checkpoint-2")
+    resumed = _train(model, broken)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert "4 steps" in resumed.stdout and "resumed from checkpoint-2" in resumed.stdout
+    whole, again = _weights(out), _weights(broken)
+    assert whole.keys() == again.keys()
+    for key in whole:
+        assert torch.allclose(whole[key], again[key], atol=1e-6), key
+    base = _weights(model)
+    assert any(not torch.equal(base[k], whole[k]) for k in whole if k in base)  # training changed the weights
+
+
+def test_two_processes_train_adversarially(tmp_path):
+    sys.path.insert(0, str(HERE.parent / "attack"))
+    from rqa_attackfakes import write_document
+
+    model = build_tiny_model(tmp_path / "tiny", "bert")
+    data = write_document(tmp_path / "train.json")
+    out = tmp_path / "adv"
+    done = _torchrun(str(HERE / "rqa_torchrun_adversarial.py"), str(model), str(data), str(out))
+    assert done.returncode == 0, done.stderr[-3000:]
+    [line] = [x for x in done.stdout.splitlines() if x.startswith('{"steps"')]  # the main process alone reports
+    reported = json.loads(line)
+    assert [e["epoch"] for e in reported["epochs"]] == [1, 2]
+    assert all(e["sampled"] == 4 and e["flipped"] > 0 for e in reported["epochs"])
+    record = json.loads((out / TRAINING_RECORD).read_text())
+    assert record["adversarial"]["epochs"] == reported["epochs"]
+    assert record["questions"] == 6 + sum(e["flipped"] for e in reported["epochs"])
+    files = sorted(p.name for p in (out / "adversarial").iterdir())
+    assert files == ["epoch-1-queries.jsonl", "epoch-1.json", "epoch-2-queries.jsonl", "epoch-2.json"]
+    for epoch in (1, 2):  # one attack per epoch: the main process alone writes the query cache
+        queries = (out / "adversarial" / f"epoch-{epoch}-queries.jsonl").read_text().splitlines()
+        assert len(queries) == len(set(queries)) >= reported["epochs"][epoch - 1]["queries"]
+    # two processes of 4 windows each: half the steps one process takes on these 6 questions
+    assert reported["steps"] >= 2 and reported["epochs"][1]["step"] == reported["steps"] // 2
