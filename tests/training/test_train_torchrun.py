@@ -1,7 +1,7 @@
 """`torchrun --nproc_per_node 2 robustqa train ...` on CPU (gloo): the main process alone writes a model folder
 that eval loads, its training record and settings once; a run stopped after a checkpoint resumes under two
-processes to the weights of the uninterrupted one; `--adversarial` attacks once per epoch (in the main
-process) and both processes train on the additions."""
+processes to the weights of the uninterrupted one; `accelerate launch` trains the same weights; `--adversarial`
+adds each epoch's flips (every process runs the attack on the main one's answers; the main one writes its files)."""
 
 from __future__ import annotations
 
@@ -27,23 +27,27 @@ TINY = ["--max-seq-length", "64", "--doc-stride", "16", "--batch-size", "4", "--
 HERE = Path(__file__).parent
 
 
-def _torchrun(*command: str, timeout: int = 600) -> subprocess.CompletedProcess:
+def _launch(launcher: list[str], *command: str, home: Path | None = None) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
+    if home is not None:
+        environment["HF_HOME"] = str(home)  # no accelerate config of this machine's user
+    return subprocess.run([*launcher, *command], capture_output=True, text=True, timeout=600, env=environment)
+
+
+def _torchrun(*command: str) -> subprocess.CompletedProcess:
     exe = shutil.which("torchrun", path=str(Path(sys.executable).parent))
     launcher = [exe] if exe else [sys.executable, "-m", "torch.distributed.run"]
-    environment = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
-    return subprocess.run(
-        [*launcher, "--standalone", "--nproc_per_node", "2", *command],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=environment,
-    )
+    return _launch([*launcher, "--standalone", "--nproc_per_node", "2"], *command)
+
+
+def _train_command(model: Path, out: Path) -> list[str]:
+    robustqa = str(Path(sys.executable).with_name("robustqa"))
+    return [robustqa, "train", str(model), "--train", str(SAMPLE), "--output-dir", str(out), *TINY,
+            "--steps", "4", "--save-steps", "2"]  # fmt: skip
 
 
 def _train(model: Path, out: Path) -> subprocess.CompletedProcess:
-    robustqa = str(Path(sys.executable).with_name("robustqa"))
-    return _torchrun(robustqa, "train", str(model), "--train", str(SAMPLE), "--output-dir", str(out), *TINY,
-                     "--steps", "4", "--save-steps", "2")  # fmt: skip
+    return _torchrun(*_train_command(model, out))
 
 
 def _weights(folder: Path) -> dict:
@@ -52,12 +56,18 @@ def _weights(folder: Path) -> dict:
     return load_file(str(folder / "model.safetensors"))
 
 
-def test_two_processes_train_a_folder_eval_loads_and_resume(tmp_path):
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, subprocess.CompletedProcess]:
+    """A tiny model, and the folder two torchrun processes trained from it (4 steps, a checkpoint every 2)."""
+    root = tmp_path_factory.mktemp("torchrun-train")
+    model = build_tiny_model(root / "tiny", "bert")
+    return model, root / "trained", _train(model, root / "trained")
+
+
+def test_two_processes_train_a_folder_eval_loads_and_resume(trained, tmp_path):
     import torch
 
-    model = build_tiny_model(tmp_path / "tiny", "bert")
-    out = tmp_path / "trained"
-    done = _train(model, out)
+    model, out, done = trained
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.count("steps on") == 1 and f"{out}: 4 steps" in done.stdout  # only the main process reports
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []  # no temporary files left
@@ -93,6 +103,26 @@ def test_two_processes_train_a_folder_eval_loads_and_resume(tmp_path):
         assert torch.allclose(whole[key], again[key], atol=1e-6), key
     base = _weights(model)
     assert any(not torch.equal(base[k], whole[k]) for k in whole if k in base)  # training changed the weights
+
+
+def test_accelerate_launch_trains_the_same_weights(trained, tmp_path):
+    """`accelerate launch --multi_gpu` starts the processes as torchrun does (on a CPU too, with gloo)."""
+    import torch
+
+    model, by_torchrun, first = trained
+    assert first.returncode == 0, first.stderr[-3000:]
+    exe = shutil.which("accelerate", path=str(Path(sys.executable).parent))
+    assert exe, "accelerate is a dependency of transformers' Trainer"
+    launcher = [exe, "launch", "--multi_gpu", "--num_processes", "2", "--num_machines", "1"]
+    launcher += ["--mixed_precision", "no", "--dynamo_backend", "no"]
+    out = tmp_path / "trained"
+    done = _launch(launcher, *_train_command(model, out), home=tmp_path / "hf-home")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.count("steps on") == 1 and f"{out}: 4 steps" in done.stdout
+    assert json.loads((out / "robustqa-train-settings.json").read_text())["processes"] == 2
+    a, b = _weights(by_torchrun), _weights(out)
+    for key in a:
+        assert torch.allclose(a[key], b[key], atol=1e-6), key
 
 
 def test_two_processes_train_adversarially(tmp_path):
