@@ -182,6 +182,21 @@ def _prepare_folder(folder: Path, signature: Signature) -> Path | None:
     return None
 
 
+def _check_processes(checkpoint: Path, processes: int) -> None:
+    """Refuse to resume a checkpoint under another number of processes: each process trains on batches of its
+    own, so the weights would not be those of the uninterrupted run (`Trainer` saves one random state per process:
+    `rng_state.pth` alone, or `rng_state_<rank>.pth`)."""
+    if (checkpoint / "rng_state.pth").is_file():
+        written_by = 1
+    else:
+        written_by = len(list(checkpoint.glob("rng_state_*.pth")))
+    if written_by and written_by != processes:
+        raise OutputError(
+            f"{checkpoint}: was written by {written_by} training process(es) and this run has {processes}; "
+            f"resume it with {written_by} (torchrun --nproc-per-node {written_by}), or give a new folder"
+        )
+
+
 class _FeatureSet:
     """The features as the map-style dataset `Trainer` samples from."""
 
@@ -264,6 +279,8 @@ def train(
     # under torchrun the main process creates the folder and its signature first; the others then find them
     with args.main_process_first(local=False, desc="preparing the output folder"):
         resume = _prepare_folder(folder, signature)
+    if resume is not None:
+        _check_processes(resume, args.world_size)
     collator: Any = DataCollatorWithPadding(tokenizer)
     own_callbacks: list[Any] = []
     if settings.adversarial is not None:

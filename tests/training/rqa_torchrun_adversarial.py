@@ -7,6 +7,7 @@ written by the main one, which also prints the epochs' additions as one JSON lin
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from rqa_attackfakes import FakeQA
 def main(model: str, data: str, out: str) -> None:
     import torch
 
+    from robustqa.evaluation import distributed
     from robustqa.evaluation.models import resolve_model
     from robustqa.squad import load_squad
     from robustqa.training.adversarial import AdversarialSettings
@@ -28,12 +30,18 @@ def main(model: str, data: str, out: str) -> None:
         max_seq_length=64, doc_stride=16, epochs=2, batch_size=4, save_steps=100, device="cpu", progress=False,
         adversarial=AdversarialSettings(sample=4, budget=20, recipe="qads@1.1"),
     )  # fmt: skip
-    done = train(
-        resolve_model(model), TrainData(load_squad(data), "fake"), out, settings, attack_scorer=lambda m: FakeQA()
-    )
+    try:
+        done = train(
+            resolve_model(model), TrainData(load_squad(data), "fake"), out, settings, attack_scorer=lambda m: FakeQA()
+        )
+    finally:
+        distributed.destroy_process_group()
     if done.main_process:
-        print(json.dumps({"steps": done.steps, "epochs": [a.summary() for a in done.adversarial]}))
+        print(json.dumps({"steps": done.steps, "epochs": [a.summary() for a in done.adversarial]}), flush=True)
 
 
 if __name__ == "__main__":
     main(*sys.argv[1:4])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)  # as the robustqa command ends: no interpreter teardown, where gloo's threads can abort it

@@ -50,6 +50,14 @@ def _train(model: Path, out: Path) -> subprocess.CompletedProcess:
     return _torchrun(*_train_command(model, out))
 
 
+def _stopped_after_checkpoint_2(out: Path, broken: Path) -> Path:
+    """What a run interrupted right after checkpoint-2 leaves: the signature and that checkpoint."""
+    broken.mkdir()
+    shutil.copy(out / "robustqa-train-signature.txt", broken)
+    shutil.copytree(out / "checkpoint-2", broken / "checkpoint-2")
+    return broken
+
+
 def _weights(folder: Path) -> dict:
     from safetensors.torch import load_file
 
@@ -89,11 +97,7 @@ def test_two_processes_train_a_folder_eval_loads_and_resume(trained, tmp_path):
     )
     assert evaluated.exit_code == 0, evaluated.output
 
-    # what a run interrupted right after checkpoint-2 leaves: the signature and that checkpoint
-    broken = tmp_path / "broken"
-    broken.mkdir()
-    shutil.copy(out / "robustqa-train-signature.txt", broken)
-    shutil.copytree(out / "checkpoint-2", broken / "checkpoint-2")
+    broken = _stopped_after_checkpoint_2(out, tmp_path / "broken")
     resumed = _train(model, broken)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert "4 steps" in resumed.stdout and "resumed from checkpoint-2" in resumed.stdout
@@ -103,6 +107,18 @@ def test_two_processes_train_a_folder_eval_loads_and_resume(trained, tmp_path):
         assert torch.allclose(whole[key], again[key], atol=1e-6), key
     base = _weights(model)
     assert any(not torch.equal(base[k], whole[k]) for k in whole if k in base)  # training changed the weights
+
+
+def test_a_checkpoint_of_two_processes_is_not_resumed_by_one(trained, tmp_path):
+    model, out, done = trained
+    assert done.returncode == 0, done.stderr[-3000:]
+    broken = _stopped_after_checkpoint_2(out, tmp_path / "broken")
+    result = CliRunner().invoke(cli, _train_command(model, broken)[1:])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    [line] = result.output.strip().splitlines()
+    assert "checkpoint-2: was written by 2 training process(es) and this run has 1" in line
+    assert "torchrun --nproc-per-node 2" in line
+    assert not (broken / "model.safetensors").exists()
 
 
 def test_accelerate_launch_trains_the_same_weights(trained, tmp_path):
