@@ -27,7 +27,7 @@ def main(model: str, data: str, out: str) -> None:
 
     torch.set_num_threads(1)
     settings = TrainSettings(
-        max_seq_length=64, doc_stride=16, epochs=2, batch_size=4, save_steps=100, device="cpu", progress=False,
+        max_seq_length=64, doc_stride=16, epochs=2, batch_size=4, save_steps=1, device="cpu", progress=False,
         adversarial=AdversarialSettings(sample=4, budget=20, recipe="qads@1.1"),
     )  # fmt: skip
     try:
@@ -37,7 +37,8 @@ def main(model: str, data: str, out: str) -> None:
     finally:
         distributed.destroy_process_group()
     if done.main_process:
-        print(json.dumps({"steps": done.steps, "epochs": [a.summary() for a in done.adversarial]}), flush=True)
+        epochs = [a.summary() for a in done.adversarial]
+        print(json.dumps({"steps": done.steps, "resumed_from": done.resumed_from, "epochs": epochs}), flush=True)
 
 
 if __name__ == "__main__":

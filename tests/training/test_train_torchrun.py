@@ -141,17 +141,23 @@ def test_accelerate_launch_trains_the_same_weights(trained, tmp_path):
         assert torch.allclose(a[key], b[key], atol=1e-6), key
 
 
-def test_two_processes_train_adversarially(tmp_path):
+def _train_adversarially(model: Path, data: Path, out: Path) -> dict:
+    done = _torchrun(str(HERE / "rqa_torchrun_adversarial.py"), str(model), str(data), str(out))
+    assert done.returncode == 0, done.stderr[-3000:]
+    [line] = [x for x in done.stdout.splitlines() if x.startswith('{"steps"')]  # the main process alone reports
+    return json.loads(line)
+
+
+def test_two_processes_train_adversarially_and_resume(tmp_path):
+    import torch
+
     sys.path.insert(0, str(HERE.parent / "attack"))
     from rqa_attackfakes import write_document
 
     model = build_tiny_model(tmp_path / "tiny", "bert")
     data = write_document(tmp_path / "train.json")
     out = tmp_path / "adv"
-    done = _torchrun(str(HERE / "rqa_torchrun_adversarial.py"), str(model), str(data), str(out))
-    assert done.returncode == 0, done.stderr[-3000:]
-    [line] = [x for x in done.stdout.splitlines() if x.startswith('{"steps"')]  # the main process alone reports
-    reported = json.loads(line)
+    reported = _train_adversarially(model, data, out)
     assert [e["epoch"] for e in reported["epochs"]] == [1, 2]
     assert all(e["sampled"] == 4 and e["flipped"] > 0 for e in reported["epochs"])
     record = json.loads((out / TRAINING_RECORD).read_text())
@@ -164,3 +170,16 @@ def test_two_processes_train_adversarially(tmp_path):
         assert len(queries) == len(set(queries)) >= reported["epochs"][epoch - 1]["queries"]
     # two processes of 4 windows each: half the steps one process takes on these 6 questions
     assert reported["steps"] >= 2 and reported["epochs"][1]["step"] == reported["steps"] // 2
+
+    # stopped after checkpoint-3, in the second epoch: its attack's file is there, and both processes read it back
+    assert reported["steps"] == 4 and (out / "checkpoint-3").is_dir()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    shutil.copy(out / "robustqa-train-signature.txt", broken)
+    shutil.copytree(out / "adversarial", broken / "adversarial")
+    shutil.copytree(out / "checkpoint-3", broken / "checkpoint-3")
+    resumed = _train_adversarially(model, data, broken)
+    assert resumed["resumed_from"] == "checkpoint-3" and resumed["epochs"] == reported["epochs"]
+    whole, again = _weights(out), _weights(broken)
+    for key in whole:
+        assert torch.allclose(whole[key], again[key], atol=1e-6), key
