@@ -193,7 +193,7 @@ def _check_processes(checkpoint: Path, processes: int) -> None:
     if written_by and written_by != processes:
         raise OutputError(
             f"{checkpoint}: was written by {written_by} training process(es) and this run has {processes}; "
-            f"resume it with {written_by} (torchrun --nproc-per-node {written_by}), or give a new folder"
+            f"resume it with {written_by} process(es), or give a new folder"
         )
 
 
