@@ -245,7 +245,14 @@ def train(
     else:
         dataset, ident = load_squad(train_path, check_answers=True), None
     data = TrainData(dataset, data_hash(Path(train_path).read_bytes()), ident, variants)
-    done = run_training(spec, data, output_dir, train_settings)
+    from robustqa.evaluation import distributed
+
+    try:
+        done = run_training(spec, data, output_dir, train_settings)
+    finally:
+        distributed.destroy_process_group()  # under a launcher, so that every process exits cleanly
+    if not done.main_process:
+        return  # under torchrun only the main process reports
     resumed = f", resumed from {done.resumed_from}" if done.resumed_from else ""
     click.echo(
         f"{done.output_dir}: {done.steps} steps on {done.features} windows of {len(dataset)} questions{resumed}\n"

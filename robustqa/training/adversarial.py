@@ -29,6 +29,7 @@ from typing import Any
 from perturbations.engine import rng_for
 from robustqa.build import DEFAULT_RECIPE
 from robustqa.errors import InputError, OutputError
+from robustqa.evaluation import distributed
 from robustqa.outputs import write_text_atomic
 from robustqa.squad import (
     Paragraph,
@@ -229,7 +230,8 @@ def epoch_additions(
         "queries": sum(r.outcome.queries for r in attempted if r.outcome is not None),
     }
     document = additions_document(dataset, results, epoch, meta)
-    write_text_atomic(path, json.dumps(document, ensure_ascii=False) + "\n")
+    if distributed.is_main_process():  # under torchrun every process ran the same attack; one writes it
+        write_text_atomic(path, json.dumps(document, ensure_ascii=False) + "\n")
     return _from_document(document)
 
 
@@ -305,7 +307,8 @@ def adversarial_callback(
 ) -> Any:
     """A `TrainerCallback` that, at every epoch start, gets the epoch's additions (`make_additions(epoch, step,
     model, mid_epoch)`), cuts them into windows (`featurize(examples)`) and deals them to the collator; it keeps
-    each epoch's `EpochAdditions` in `.epochs`. Under several processes each takes every `world`-th window."""
+    each epoch's `EpochAdditions` in `.epochs`. Under several processes all run the same attack (it broadcasts
+    the main process's answers), so they get the same additions, and each takes every `world`-th window."""
     from transformers import TrainerCallback
 
     class AdversarialEpochs(TrainerCallback):  # type: ignore[misc]

@@ -113,6 +113,7 @@ class TrainResult:
     resumed_from: str | None
     log: list[dict[str, Any]] = field(default_factory=list)
     adversarial: tuple[EpochAdditions, ...] = ()  # every epoch's additions (`--adversarial`), those before a resume too
+    main_process: bool = True  # False in the other processes of a torchrun: they write nothing and report nothing
 
 
 def check_training_data(dataset: SquadDataset) -> None:
@@ -181,6 +182,21 @@ def _prepare_folder(folder: Path, signature: Signature) -> Path | None:
     return None
 
 
+def _check_processes(checkpoint: Path, processes: int) -> None:
+    """Refuse to resume a checkpoint under another number of processes: each process trains on batches of its
+    own, so the weights would not be those of the uninterrupted run (`Trainer` saves one random state per process:
+    `rng_state.pth` alone, or `rng_state_<rank>.pth`)."""
+    if (checkpoint / "rng_state.pth").is_file():
+        written_by = 1
+    else:
+        written_by = len(list(checkpoint.glob("rng_state_*.pth")))
+    if written_by and written_by != processes:
+        raise OutputError(
+            f"{checkpoint}: was written by {written_by} training process(es) and this run has {processes}; "
+            f"resume it with {written_by} process(es), or give a new folder"
+        )
+
+
 class _FeatureSet:
     """The features as the map-style dataset `Trainer` samples from."""
 
@@ -236,7 +252,6 @@ def train(
         spec.identity(fingerprint), data, replace(settings, precision=precision), adversarial_recipe
     )
     folder = Path(output_dir)
-    resume = _prepare_folder(folder, signature)
     features = training_features(tokenizer, data.dataset.examples(), settings.max_seq_length, settings.doc_stride)
     model.train()
     args = TrainingArguments(
@@ -261,6 +276,11 @@ def train(
         bf16=precision == "bf16",
         fp16=precision == "fp16",
     )
+    # under torchrun the main process creates the folder and its signature first; the others then find them
+    with args.main_process_first(local=False, desc="preparing the output folder"):
+        resume = _prepare_folder(folder, signature)
+    if resume is not None:
+        _check_processes(resume, args.world_size)
     collator: Any = DataCollatorWithPadding(tokenizer)
     own_callbacks: list[Any] = []
     if settings.adversarial is not None:
@@ -280,8 +300,9 @@ def train(
     trainer.train(resume_from_checkpoint=str(resume) if resume is not None else None)
     additions = tuple(read_additions(folder)) if settings.adversarial is not None else ()
     log: list[dict[str, Any]] = []
-    if trainer.is_world_process_zero():
-        trainer.save_model(str(folder))
+    trainer.save_model(str(folder))  # every process calls it (sharded setups gather the weights); the main one writes
+    main_process = trainer.is_world_process_zero()
+    if main_process:
         tokenizer.save_pretrained(str(folder))
         log = list(trainer.state.log_history)
         write_text_atomic(folder / LOG_NAME, "".join(json.dumps(entry) + "\n" for entry in log))
@@ -298,9 +319,17 @@ def train(
                 },
             )
         write_training_record(folder, record)
-        (folder / "robustqa-train-settings.json").write_text(json.dumps(asdict(settings), indent=2) + "\n")
+        run_settings = {**asdict(settings), "processes": args.world_size}
+        (folder / "robustqa-train-settings.json").write_text(json.dumps(run_settings, indent=2) + "\n")
     return TrainResult(
-        folder, signature, trainer.state.global_step, len(features), resume.name if resume else None, log, additions
+        folder,
+        signature,
+        trainer.state.global_step,
+        len(features),
+        resume.name if resume else None,
+        log,
+        additions,
+        main_process,
     )
 
 
