@@ -106,10 +106,8 @@ def test_the_report_page_fits_a_1280_pixel_window(tmp_path: Path, chromium: tupl
     assert driver.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
 
 
-def test_the_official_tables_fit_a_1280_pixel_window(tmp_path: Path, chromium: tuple[Any, Path]) -> None:
-    """The official all-question table (scores, then what each row compares and its cost) fits the page whole:
-    its cells wrap (a figure above its interval, a long model name anywhere) rather than scroll out of sight."""
-    driver, _ = chromium
+def _open_report_at_1280(driver: Any, tmp_path: Path) -> None:
+    """`robustqa report --format html` of two runs, opened in a 1280-pixel-wide window."""
     page = tmp_path / "report.html"
     result = CliRunner().invoke(
         cli, ["report", *map(str, _runs(tmp_path)), "--format", "html", "--output", str(page)], catch_exceptions=False
@@ -117,6 +115,13 @@ def test_the_official_tables_fit_a_1280_pixel_window(tmp_path: Path, chromium: t
     assert result.exit_code == 0, result.output
     driver.set_window_size(1280, 900)
     driver.get(page.as_uri())
+
+
+def test_the_official_tables_fit_a_1280_pixel_window(tmp_path: Path, chromium: tuple[Any, Path]) -> None:
+    """The official all-question table (scores, then what each row compares and its cost) fits the page whole:
+    its cells wrap (a figure above its interval, a long model name anywhere) rather than scroll out of sight."""
+    driver, _ = chromium
+    _open_report_at_1280(driver, tmp_path)
     boxes = driver.execute_script(
         """
         const official = [...document.querySelectorAll('h2')].find(h => h.textContent.startsWith('Official SQuAD'));
@@ -140,13 +145,7 @@ def test_the_headline_details_tables_fit_a_1280_pixel_window(tmp_path: Path, chr
     """The per-model details of the three answers (14 columns, 1564 px wide in a newcomer's browser, its abstention
     columns out of sight) come in two tables, answerable figures then abstention, each whole in the page."""
     driver, _ = chromium
-    page = tmp_path / "report.html"
-    result = CliRunner().invoke(
-        cli, ["report", *map(str, _runs(tmp_path)), "--format", "html", "--output", str(page)], catch_exceptions=False
-    )
-    assert result.exit_code == 0, result.output
-    driver.set_window_size(1280, 900)
-    driver.get(page.as_uri())
+    _open_report_at_1280(driver, tmp_path)
     boxes = driver.execute_script(
         """
         const first = [...document.querySelectorAll('h2')].find(h => h.textContent.startsWith('Does the model'));
