@@ -20,12 +20,13 @@ def analyze(run_dir: Path | None, output: Path | None) -> None:
     runs/) and write a self-contained HTML page with every table and figure; no Jupyter needed."""
     from robustqa.notebook import execute, to_html
     from robustqa.outputs import check_output_path, write_text_atomic
+    from robustqa.reporting.analysis import shown_path
     from robustqa.runs.load import find_run, load_run
 
     folder = find_run(run_dir)
     load_run(folder)  # a missing or unfinished run folder is named as such, before the output path is checked
     output = output or folder / "analysis.html"
     check_output_path(output)
-    click.echo(f"running the failure-analysis notebook on {folder} ...", err=True)
+    click.echo(f"running the failure-analysis notebook on {shown_path(folder, Path.cwd())} ...", err=True)
     write_text_atomic(output, to_html(execute(folder)))
     click.echo(f"wrote {output}")

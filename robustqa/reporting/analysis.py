@@ -156,7 +156,7 @@ def flips_rows(flips: Sequence[Flip], *, html_marks: bool = False) -> list[dict[
                 "id": flip.source_id,
                 "question": flip.question_html if html_marks else flip.question_text,
                 "perturbed question": flip.perturbed_html if html_marks else flip.perturbed_text,
-                "gold": " | ".join(flip.gold_answers) if flip.gold_answers else "(unanswerable)",
+                "gold": " | ".join(dict.fromkeys(flip.gold_answers)) if flip.gold_answers else "(unanswerable)",
                 "clean prediction": _shown(flip.clean_prediction),
                 "perturbed prediction": _shown(flip.perturbed_prediction),
             }

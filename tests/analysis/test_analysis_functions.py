@@ -3,6 +3,7 @@ number is known by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -120,6 +121,12 @@ def test_flips_rows_side_by_side(synthetic_run: Path) -> None:
     assert by_id["q5"]["clean prediction"] == "(no answer)" and by_id["q5"]["perturbed prediction"] == "area"
     html = analysis.flips_html(analysis.flipped(load_run(synthetic_run)), limit=2)
     assert html.count("<tr>") == 3 and "<mark" in html
+
+
+def test_flips_rows_list_each_gold_answer_once(synthetic_run: Path) -> None:
+    flip = analysis.flipped(load_run(synthetic_run), "tiny-b")[0]
+    twice = dataclasses.replace(flip, gold_answers=("France", "France", "in France"))
+    assert analysis.flips_rows([twice])[0]["gold"] == "France | in France"
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,7 @@ def test_analyze_writes_the_executed_notebook_as_one_page(real_run: Path, tmp_pa
         cwd=real_run.parent,  # the run lies under the working folder: the page names it relative to it
     )
     assert done.returncode == 0, done.stderr
-    assert done.stderr.splitlines() == [f"running the failure-analysis notebook on {real_run.resolve()} ..."]
+    assert done.stderr.splitlines() == [f"running the failure-analysis notebook on {real_run.name} ..."]
     assert done.stdout.splitlines() == [f"wrote {page}"]
     html = page.read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") >= 2
