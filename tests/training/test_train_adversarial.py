@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from rqa_trainhelpers import SAMPLE
+from rqa_trainhelpers import SAMPLE, assert_eval_loads, one_line
 
 from robustqa.cli import cli
 from robustqa.provenance import TRAINING_RECORD
@@ -50,13 +50,7 @@ def test_adversarial_training_runs_and_the_folder_loads_in_eval(tiny_models, tmp
     signature = (out / "robustqa-train-signature.txt").read_text()
     assert "adversarial:qads@" in signature and "adversarial_sample:6" in signature
     assert "adversarial_budget:4" in signature
-    evaluated = CliRunner().invoke(
-        cli,
-        ["eval", str(out), "--clean", str(SAMPLE), "--output-dir", str(tmp_path / "run"), "--quiet"]
-        + ["--max-seq-length", "64", "--doc-stride", "16", "--device", "cpu", "--limit", "5"],
-        catch_exceptions=False,
-    )
-    assert evaluated.exit_code == 0, evaluated.output
+    assert_eval_loads(out, tmp_path)
 
 
 def _settings(**changes):
@@ -186,14 +180,6 @@ def test_a_resumed_epoch_without_its_additions_is_refused(tiny_models, tmp_path)
         _train(tiny_models["bert"], data, tmp_path / "broken", settings)
 
 
-def _one_line(result) -> str:
-    assert result.exit_code != 0
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    return lines[0]
-
-
 @pytest.mark.parametrize(
     ("extra", "expected"),
     [
@@ -205,9 +191,9 @@ def _one_line(result) -> str:
         (("--adversarial", "--adversarial-recipe", "both"), "the attack searches question edits only"),
     ],
 )
-def test_bad_adversarial_settings_are_one_line(tiny_models, tmp_path, extra, expected):
+def test_bad_adversarial_settings_areone_line(tiny_models, tmp_path, extra, expected):
     result = CliRunner().invoke(
         cli, ["train", str(tiny_models["bert"]), "--train", str(SAMPLE), "--output-dir", str(tmp_path / "out"), *extra]
     )
-    assert expected in _one_line(result)
+    assert expected in one_line(result)
     assert not (tmp_path / "out").exists()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from rqa_trainhelpers import SAMPLE
+from rqa_trainhelpers import SAMPLE, one_line
 
 from robustqa.cli import cli
 from robustqa.provenance import TRAINING_FORMAT as RECORD_FORMAT
@@ -98,31 +98,23 @@ def test_an_interrupted_run_resumes_to_the_same_weights(tiny_models, tmp_path, a
     assert any(not torch.equal(base[k], whole[k]) for k in whole if k in base)  # training changed the weights
 
 
-def _one_line(result) -> str:
-    assert result.exit_code != 0
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    return lines[0]
-
-
 def _write(path: Path, document: dict) -> Path:
     path.write_text(json.dumps(document), encoding="utf-8")
     return path
 
 
-def test_an_answerable_question_without_answer_spans_is_one_line(tiny_models, tmp_path, sample_document):
+def test_an_answerable_question_without_answer_spans_isone_line(tiny_models, tmp_path, sample_document):
     qa = next(q for a in sample_document["data"] for p in a["paragraphs"] for q in p["qas"] if q["answers"])
     qa["answers"] = []
     qa["is_impossible"] = False
     data = _write(tmp_path / "bad.json", sample_document)
-    line = _one_line(CliRunner().invoke(cli, ["train", str(tiny_models["bert"]), "--train", str(data),
+    line = one_line(CliRunner().invoke(cli, ["train", str(tiny_models["bert"]), "--train", str(data),
                                               "--output-dir", str(tmp_path / "out"), *TINY]))  # fmt: skip
     assert qa["id"] in line and "no answer span" in line and "bad.json" in line
     assert not (tmp_path / "out").exists()
 
 
-def test_a_squad_v1_file_is_one_line(tiny_models, tmp_path, sample_document):
+def test_a_squad_v1_file_isone_line(tiny_models, tmp_path, sample_document):
     for article in sample_document["data"]:
         for paragraph in article["paragraphs"]:
             paragraph["qas"] = [q for q in paragraph["qas"] if q["answers"]]
@@ -130,12 +122,12 @@ def test_a_squad_v1_file_is_one_line(tiny_models, tmp_path, sample_document):
                 q.pop("is_impossible", None)
     sample_document["version"] = "1.1"
     data = _write(tmp_path / "v1.json", sample_document)
-    line = _one_line(train(tiny_models["bert"], tmp_path / "out", "--steps", "1", data=data))
+    line = one_line(train(tiny_models["bert"], tmp_path / "out", "--steps", "1", data=data))
     assert "v1.1" in line and "v1.json" in line and "SQuAD 2.0" in line
     assert not (tmp_path / "out").exists()
 
 
-def test_a_model_without_a_qa_head_is_one_line(tmp_path):
+def test_a_model_without_a_qa_head_isone_line(tmp_path):
     from transformers import AutoModel
 
     from tiny import build_tiny_model
@@ -144,7 +136,7 @@ def test_a_model_without_a_qa_head_is_one_line(tmp_path):
     AutoModel.from_pretrained(folder).save_pretrained(tmp_path / "bare")  # the encoder alone, no QA head
     for name in ("tokenizer.json", "tokenizer_config.json"):
         (tmp_path / "bare" / name).write_bytes((folder / name).read_bytes())
-    line = _one_line(train(tmp_path / "bare", tmp_path / "out", "--steps", "1"))
+    line = one_line(train(tmp_path / "bare", tmp_path / "out", "--steps", "1"))
     assert "question answering" in line and "bare" in line
     assert not (tmp_path / "out").exists()
 
@@ -152,7 +144,7 @@ def test_a_model_without_a_qa_head_is_one_line(tmp_path):
 def test_a_folder_of_another_run_is_refused(tiny_models, tmp_path):
     out = tmp_path / "trained"
     assert train(tiny_models["bert"], out, "--steps", "1").exit_code == 0
-    line = _one_line(train(tiny_models["bert"], out, "--steps", "1", "--seed", "14"))
+    line = one_line(train(tiny_models["bert"], out, "--steps", "1", "--seed", "14"))
     assert "another training run" in line
 
 

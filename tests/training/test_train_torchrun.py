@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from rqa_trainhelpers import SAMPLE
+from rqa_trainhelpers import SAMPLE, assert_eval_loads
 
 from robustqa.cli import cli
 from robustqa.provenance import TRAINING_RECORD
@@ -89,13 +89,7 @@ def test_two_processes_train_a_folder_eval_loads_and_resume(trained, tmp_path):
     assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-2", "checkpoint-4"]
     for checkpoint in ("checkpoint-2", "checkpoint-4"):  # both processes' random states, for an exact resume
         assert {p.name for p in (out / checkpoint).glob("rng_state_*.pth")} == {"rng_state_0.pth", "rng_state_1.pth"}
-    evaluated = CliRunner().invoke(
-        cli,
-        ["eval", str(out), "--clean", str(SAMPLE), "--output-dir", str(tmp_path / "run"), "--quiet"]
-        + ["--max-seq-length", "64", "--doc-stride", "16", "--device", "cpu", "--limit", "5"],
-        catch_exceptions=False,
-    )
-    assert evaluated.exit_code == 0, evaluated.output
+    assert_eval_loads(out, tmp_path)
 
     broken = _stopped_after_checkpoint_2(out, tmp_path / "broken")
     resumed = _train(model, broken)
