@@ -31,8 +31,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "2")
 
 
 def main() -> None:
-    from robustqa.estimands import compare, estimands, kinds_text, rate_text, with_ci
+    from robustqa.estimands import compare, estimands, kinds_text, rate_text
     from robustqa.packaged import get_set
+    from robustqa.render import with_ci
     from robustqa.reporting.breakdowns import model_breakdowns
     from robustqa.reporting.headline import run_settings
     from robustqa.reporting.tables import short_model_name
