@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,22 @@ def check_output_path(path: str | Path) -> None:
         )
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give a file name for the output")
+
+
+@contextmanager
+def preparing_folder(folder: Path, kind: str) -> Iterator[None]:
+    """Around the file-system steps that make an output folder ready (create it, remove a stale completion
+    marker): an OSError there becomes the one error every such folder gives, naming the folder and the setting
+    to change (`output_dir`), instead of a traceback."""
+    try:
+        yield
+    except OSError as error:
+        raise OutputError(
+            f"cannot write the {kind} folder ({error.strerror})",
+            path=str(folder),
+            hint="choose another folder",
+            setting="output_dir",
+        ) from None
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> None:

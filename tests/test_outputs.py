@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -40,3 +41,28 @@ def test_missing_folder_is_a_one_line_error_and_writes_nothing(tmp_path: Path) -
     with pytest.raises(OutputError, match="does not exist"):
         write_bytes_atomic(tmp_path / "missing" / "x.bin", b"data")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_folder_that_cannot_be_made_is_one_line_that_names_it(tmp_path: Path) -> None:
+    """A run folder below a file: the one-line error of every output folder, naming the folder and the setting."""
+    from robustqa.runs.schema import RunReport
+    from robustqa.runs.write import write_run
+
+    (tmp_path / "a-file").write_text("")
+    folder = tmp_path / "a-file" / "run"
+    report = RunReport(
+        signature="signature",
+        rules="2.0",
+        shift=None,
+        clean_file="clean.json",
+        perturbed_file=None,
+        clean_signature=None,
+        perturbed_signature=None,
+        settings={},
+        models=(),
+    )
+    with pytest.raises(OutputError) as caught:
+        write_run(folder, report, [], [])
+    expected = f"{folder}: cannot write the run folder ({os.strerror(errno.ENOTDIR)}); choose another folder"
+    assert str(caught.value) == expected
+    assert caught.value.setting == "output_dir" and caught.value.__suppress_context__  # no chained traceback

@@ -12,8 +12,7 @@ from typing import Any
 from robustqa.attack.adversarial import adversarial_document
 from robustqa.attack.driver import AttackRun
 from robustqa.attack.summary import attack_record
-from robustqa.errors import OutputError
-from robustqa.outputs import write_bytes_atomic, write_json_atomic
+from robustqa.outputs import preparing_folder, write_bytes_atomic, write_json_atomic
 from robustqa.reporting.charts import budget_figure, png_bytes, short_model
 from robustqa.squad import write_squad
 
@@ -25,16 +24,9 @@ CURVE_PNG = "success_vs_budget.png"
 def write_attack(run: AttackRun) -> dict[str, Any]:
     """Write the folder; return attack.json as written."""
     output = Path(run.config.output_dir)
-    try:
+    with preparing_folder(output, "attack"):
         output.mkdir(parents=True, exist_ok=True)
         (output / ATTACK_JSON).unlink(missing_ok=True)
-    except OSError as error:
-        raise OutputError(
-            f"cannot write the attack folder ({error.strerror})",
-            path=str(output),
-            hint="choose another folder",
-            setting="output_dir",
-        ) from None
     record = attack_record(run)
     write_squad(adversarial_document(run), output / ADVERSARIAL_JSON)
     label = f"{short_model(run.spec.name)}, {run.spaces.ident}"

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from robustqa.errors import OutputError
-from robustqa.outputs import json_text, write_bytes_atomic, write_json_atomic, write_text_atomic
+from robustqa.outputs import json_text, preparing_folder, write_bytes_atomic, write_json_atomic, write_text_atomic
 from robustqa.runs.layout import EXAMPLES_JSONL, REPORT_JSON, null_odds_file, predictions_file, scores_file
 from robustqa.runs.load import Run
 from robustqa.runs.schema import ExampleLine, PredictionFiles, RunReport
@@ -28,18 +27,11 @@ def write_run(
     """Write a whole run folder and return it as the loader would read it; `render` makes the documents that
     go beside report.json (file name -> text or bytes) from the run as it will be read."""
     output_dir = Path(output_dir)
-    try:
+    with preparing_folder(output_dir, "run"):
         output_dir.mkdir(parents=True, exist_ok=True)
         (output_dir / REPORT_JSON).unlink(missing_ok=True)
         for slug in dict.fromkeys(files.slug for files in predictions):
             (output_dir / slug).mkdir(exist_ok=True)
-    except OSError as error:
-        raise OutputError(
-            f"cannot write the run folder ({error.strerror})",
-            path=str(output_dir),
-            hint="choose another folder",
-            setting="output_dir",
-        ) from None
     for files in predictions:
         write_json_atomic(output_dir / predictions_file(files.slug, files.role), files.texts)
         write_json_atomic(output_dir / null_odds_file(files.slug, files.role), files.null_odds)
