@@ -13,11 +13,6 @@ def addsent_sample(shared_dir: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def one_torch_thread():
-    """The end-to-end eval runs a tiny model, fastest on one thread on a shared machine."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+def _one_torch_thread(one_torch_thread: None) -> None:
+    """Every test here runs torch on one thread (tests/conftest.py says why); a test module opts out by
+    defining its own `one_torch_thread`."""

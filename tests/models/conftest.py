@@ -19,11 +19,6 @@ def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(autouse=True)
-def one_torch_thread():
-    """Tiny models run fastest on one thread, and a shared CI machine punishes spinning OpenMP threads."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+def _one_torch_thread(one_torch_thread: None) -> None:
+    """Every test here runs torch on one thread (tests/conftest.py says why); a test module opts out by
+    defining its own `one_torch_thread`."""

@@ -29,10 +29,6 @@ def sample_document() -> dict:
 
 
 @pytest.fixture(autouse=True)
-def one_torch_thread():
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+def _one_torch_thread(one_torch_thread: None) -> None:
+    """Every test here runs torch on one thread (tests/conftest.py says why); a test module opts out by
+    defining its own `one_torch_thread`."""
