@@ -1,6 +1,7 @@
-"""The learned judge (`perturbations/data/judge-1.json`, recipe `qads-judge@1`) on the four held-out articles
-against the two-reviewer labels, beside the pair-lookup baseline and the default recipe; and what the judge
-recipe costs to build.
+"""The learned judges (`perturbations/data/judge-1.json`, recipe `qads-judge@1`; judge 2, judge 1 then a sentence
+encoder's second look, `judge-2.json`, recipe `qads-judge@3`) on the four held-out articles against the
+two-reviewer labels, beside the pair-lookup baseline and the default recipe; and what the judge recipes cost to
+build.
 
 Quality: every judged candidate edit of the held-out articles' questions (Normans, Computational complexity
 theory, Huguenot, Steam engine; never trained on) is scored; a question is covered at a threshold when its
@@ -8,11 +9,12 @@ best-scored edit clears it, and its top pick (or up to three picks) is right whe
 meaning is kept and neither gave fluency 1 (the strict label of the certified set; the reviewers are
 language-model agents, not people). The pair lookup scores an edit by its pair's smoothed acceptance rate in
 the twelve training articles (the judge's own pair table). `qads@2.1` is one point: the questions it
-changes, its edits matched by text to the judged candidates. The judge and the lookup are compared at equal
+changes, its edits matched by text to the judged candidates. The judges and the lookup are compared at equal
 coverage by a paired bootstrap over the held-out questions (both scorers' best-scored share of the same
-resampled questions). Speed: `robustqa build-dataset` on the 6,078
+resampled questions). Judge 2 scores each edit as a build does (`cascade_score`: the encoder's cosines through
+its score table, in a temporary cache folder). Speed: `robustqa build-dataset` on the 6,078
 packaged questions, cold (an empty cache folder) and cached (the folder the cold run filled), with peak
-memory, `qads-judge@1 --variants 3` beside `qads@2.1`.
+memory, `qads-judge@1 --variants 3` and `qads-judge@3 --variants 3` beside `qads@2.2` (the default recipe).
 
     NLTK_DATA=../shared/nltk_data python benchmarks/judge.py [--skip-speed]
 """
@@ -169,7 +171,7 @@ def timed(command: list[str], cache: Path) -> tuple[float, float]:
 
 def speed(tmp: Path) -> None:
     print("build-dataset on the 6,078 packaged questions (one process each, process start included; peak memory):")
-    for recipe, variants in (("qads@2.1", None), ("qads-judge@1", 3)):
+    for recipe, variants in (("qads@2.2", None), ("qads-judge@1", 3), ("qads-judge@3", 3)):
         command = [*robustqa_command(), "build-dataset", "--input", str(HALF), "--recipe", recipe]
         command += ["--output", str(tmp / f"{recipe}.json"), *(["--variants", str(variants)] if variants else [])]
         shown = recipe + (f" --variants {variants}" if variants else "")
@@ -183,11 +185,31 @@ def speed(tmp: Path) -> None:
     )
 
 
+def judge_2_scores(edits: list[Any]) -> np.ndarray:
+    """Judge 2's probability of each edit as a build computes it: judge 1 first, the gated edits' cosines encoded
+    many questions at a time into the score table (a temporary cache folder), then `cascade_score`."""
+    from perturbations.constraints.judged import cascade_score, edit_similarities, judge_score
+    from perturbations.judge import load_cascade
+    from perturbations.variants import text_of, variant_text
+
+    gate = load_cascade().gate
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["ROBUSTQA_CACHE"] = cache
+        asked: dict[str, list[str]] = {}
+        for e in edits:
+            if judge_score(e.tokens, e.index, e.replacement, e.senses) >= gate:
+                asked.setdefault(text_of(e.tokens), []).append(variant_text(e.tokens, e.index, e.replacement))
+        edit_similarities().fill(list(asked.items()))
+        scores = np.array([cascade_score(e.tokens, e.index, e.replacement, e.senses) for e in edits])
+        del os.environ["ROBUSTQA_CACHE"]
+    return scores
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-speed", action="store_true", help="quality only")
     args = parser.parse_args()
-    from perturbations.judge import load_judge
+    from perturbations.judge import load_cascade, load_judge
 
     with recorded(__file__):
         rows, edits, _counts = tj.prepared(tj.HELD_OUT)
@@ -224,10 +246,19 @@ def main() -> None:
             f"the {len(questions):,} questions, {BOOTSTRAP} resamples, seed {SEED}):"
         )
         print("  judge - pair lookup:  " + paired_differences(held_rows, scored["judge"], scored["pair lookup"]))
-        for recipe in ("qads@2.1", "qads-judge@1"):
+        cascade = load_cascade()
+        print(f"judge 2 {cascade.identity}: {cascade.first.identity}, then where it gives >= {cascade.gate:g} a second")
+        print(f"  stage reading {cascade.vetted} and {cascade.encoder_identity} (training data {cascade.data_hash})")
+        scores = scored["judge 2"] = judge_2_scores(held_edits)
+        for line in curve_lines("judge 2", held_rows, scores):
+            print(line)
+        judge_details("qads-judge@3", judge, held_rows, held_edits, scores)
+        print("  judge 2 - pair lookup:  " + paired_differences(held_rows, scored["judge 2"], scored["pair lookup"]))
+        print("  judge 2 - judge:  " + paired_differences(held_rows, scored["judge 2"], scored["judge"]))
+        for recipe in ("qads@2.2", "qads-judge@1", "qads-judge@3"):
             line, coverage = recipe_point(recipe, held_rows, questions)
             print(line)
-            if recipe == "qads@2.1":
+            if recipe == "qads@2.2":
                 at = ", ".join(
                     f"{name}'s {100 * tj.precision_at(tj.frontier(held_rows, s, 1), coverage):.1f}%"
                     for name, s in scored.items()

@@ -318,16 +318,7 @@ def judge_from_dict(data: dict[str, Any], identity: str) -> Judge:
     """A Judge from the weights file's parsed JSON."""
     if data.get("format") != "robustqa-judge-1" or tuple(data.get("features", ())) != FEATURES:
         raise JudgeError("the judge's weights file is not a judge-1 file with this code's features")
-    t = data["trees"]
-    trees = {
-        "base": np.array([t["base"]], dtype=np.float64),
-        "feature": np.array(t["feature"], dtype=np.int64),
-        "threshold": np.array(t["threshold"], dtype=np.float64),
-        "left": np.array(t["left"], dtype=np.int64),
-        "right": np.array(t["right"], dtype=np.int64),
-        "value": np.array(t["value"], dtype=np.float64),
-        "roots": np.array(t["roots"], dtype=np.int64),
-    }
+    trees = _tree_arrays(data["trees"])
     tables = tuple({k: (int(v[0]), int(v[1])) for k, v in data["tables"][name].items()} for name in TABLE_NAMES)
     return Judge(
         trees=trees,
@@ -343,6 +334,19 @@ def judge_from_dict(data: dict[str, Any], identity: str) -> Judge:
 TABLE_NAMES = ("pair", "form", "to", "from")
 
 
+def _tree_arrays(t: dict[str, Any]) -> dict[str, np.ndarray]:
+    """A weights file's tree ensemble as the flat arrays `predict_trees` reads."""
+    return {
+        "base": np.array([t["base"]], dtype=np.float64),
+        "feature": np.array(t["feature"], dtype=np.int64),
+        "threshold": np.array(t["threshold"], dtype=np.float64),
+        "left": np.array(t["left"], dtype=np.int64),
+        "right": np.array(t["right"], dtype=np.int64),
+        "value": np.array(t["value"], dtype=np.float64),
+        "roots": np.array(t["roots"], dtype=np.int64),
+    }
+
+
 @lru_cache(maxsize=2)
 def load_judge(path: Path = JUDGE_FILE) -> Judge:
     """The judge packaged with the engine (or the one at `path`), read once."""
@@ -351,3 +355,97 @@ def load_judge(path: Path = JUDGE_FILE) -> Judge:
     except OSError as exc:
         raise JudgeError(f"{path}: cannot read the judge's weights ({exc.strerror})") from exc
     return judge_from_dict(json.loads(raw), "judge-1#" + hashlib.sha256(raw).hexdigest()[:12])
+
+
+# -------------------- Judge 2: judge 1, then a second look through a sentence encoder.
+
+JUDGE_2_FILE = Path(__file__).with_name("data") / "judge-2.json"
+# the second stage's features beyond judge 1's: the vetted table's word and pair, and the encoder's two cosines
+SECOND_FEATURES = (*FEATURES, "vetted_word", "vetted_pair", "encoder_question_cosine", "encoder_word_cosine")
+
+
+def vetted_facts(edit: Edit, table: Any) -> list[float]:
+    """Whether the vetted table (`perturbations.vetted`) lists synonyms for the edited word, and whether the
+    replacement is one of them."""
+    token = edit.tokens[edit.index]
+    _, _, name, lemma = pair_keys(token.text, token.tag, edit.replacement)
+    allowed = table.allowed(lemma, wn_pos(token.tag) or "n")
+    return [float(bool(allowed)), float(name in allowed)]
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """Judge 2: judge 1 scores every edit; an edit it gives at least `gate` is scored again by trees that also
+    read the vetted table and two sentence-encoder cosines of the question before and after the edit
+    (`perturbations.edit_similarity`), calibrated on out-of-fold scores of the training edits that cleared
+    the gate. Below the gate judge 1's probability stands, so only the edits that could be kept cost an
+    encoder pass.
+
+    Why a cascade: on the certification judgments the encoder's cosines lifted precision at every coverage
+    (docs/engine.md), but encoding every candidate does not fit a build; most candidates judge 1 already
+    finds unlikely, and cross-validation found rescoring only those at or above 0.5 as good as rescoring all."""
+
+    first: Judge
+    gate: float
+    trees: dict[str, np.ndarray]
+    calibration_x: np.ndarray
+    calibration_y: np.ndarray
+    vetted: str
+    encoder: str
+    encoder_identity: str
+    identity: str
+    data_hash: str
+
+    def probability(
+        self, edits: Sequence[Edit], first: Sequence[float], cosines: Sequence[tuple[float, float]]
+    ) -> np.ndarray:
+        """The second stage's calibrated probability of each edit, given judge 1's probability (`first`) and
+        the encoder's two cosines; judge 1's own where it is below the gate."""
+        from perturbations.vetted import vetted_table
+
+        if not edits:
+            return np.zeros(0)
+        table = vetted_table(self.vetted)
+        x = np.array(
+            [
+                features(e, self.first.tables, self.first.base_rate) + vetted_facts(e, table) + list(c)
+                for e, c in zip(edits, cosines)
+            ],
+            dtype=np.float64,
+        )
+        second = np.interp(predict_trees(self.trees, x), self.calibration_x, self.calibration_y)
+        p1 = np.asarray(first, dtype=np.float64)
+        return np.where(p1 >= self.gate, second, p1)
+
+
+def cascade_from_dict(data: dict[str, Any], identity: str, first: Judge) -> Cascade:
+    """A Cascade from judge 2's parsed JSON, checked against the judge 1 it was trained to follow."""
+    if data.get("format") != "robustqa-judge-2" or tuple(data.get("features", ())) != SECOND_FEATURES:
+        raise JudgeError("the judge's weights file is not a judge-2 file with this code's features")
+    if data.get("first_stage") != first.identity:
+        raise JudgeError(
+            f"judge 2 was trained after {data.get('first_stage')}, but the packaged judge 1 is {first.identity}"
+        )
+    t = data["trees"]
+    return Cascade(
+        first=first,
+        gate=float(data["gate"]),
+        trees=_tree_arrays(t),
+        calibration_x=np.array(data["calibration"]["x"], dtype=np.float64),
+        calibration_y=np.array(data["calibration"]["y"], dtype=np.float64),
+        vetted=str(data["vetted"]),
+        encoder=str(data["encoder"]),
+        encoder_identity=str(data["encoder_identity"]),
+        identity=identity,
+        data_hash=str(data["training_data"]),
+    )
+
+
+@lru_cache(maxsize=2)
+def load_cascade(path: Path = JUDGE_2_FILE) -> Cascade:
+    """Judge 2 packaged with the engine (or the one at `path`), read once."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise JudgeError(f"{path}: cannot read the judge's weights ({exc.strerror})") from exc
+    return cascade_from_dict(json.loads(raw), "judge-2#" + hashlib.sha256(raw).hexdigest()[:12], load_judge())

@@ -21,7 +21,7 @@ from perturbations.constraints import (
     Soft,
     Stage,
 )
-from perturbations.constraints.judged import JudgeScore, judge_score
+from perturbations.constraints.judged import JudgeScore
 from perturbations.edit_kinds import RULES
 from perturbations.engine import build_space, perturb_text
 from perturbations.errors import RecipeParameterError
@@ -284,15 +284,24 @@ class Recipe:
         items = list(texts)
         for constraint in self.constraints:
             hook = getattr(constraint, "prepare", None)
-            if hook is not None:
+            if hook is None:
+                continue
+            if getattr(constraint, "PREPARES_SPACES", False):  # the rule reads the candidates, not only their texts
+                hook(((item, self.space_before(constraint, item)) for item in items), progress)
+            else:
                 hook((self.variants_before(constraint, item) for item in items), progress)
+
+    def space_before(self, rule: Constraint, item: TextToPerturb) -> SearchSpace:
+        """`item`'s search space under the rules this recipe lists before `rule`: every candidate `rule` will be
+        asked about (a rule is asked after those, so exactly those candidates reach it)."""
+        kept = {f.name: getattr(self, f.name) for f in dataclasses.fields(Recipe) if f.init}
+        before = Recipe(**kept | {"constraints": self.constraints[: self.constraints.index(rule)]})
+        return build_space(before, item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
 
     def variants_before(self, rule: Constraint, item: TextToPerturb) -> tuple[TextToPerturb, str, list[str]]:
         """`item`, its text as the engine writes it, and every variant (one candidate written) that `rule` will
-        be asked about: the replacements of the search space of the rules this recipe lists before `rule`
-        (a rule is asked after those, so exactly those candidates reach it)."""
-        before = dataclasses.replace(self, constraints=self.constraints[: self.constraints.index(rule)])
-        space = build_space(before, item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
+        be asked about (see `space_before`)."""
+        space = self.space_before(rule, item)
         variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
         return item, text_of(space.tokens), variants
 
@@ -317,6 +326,11 @@ class JudgedRecipe(Recipe):
         if not any(isinstance(c, JudgeScore) for c in self.constraints):
             raise RecipeParameterError(f"recipe '{self.ident}' ranks by a judge but has no JudgeScore constraint")
 
+    @property
+    def judge(self) -> JudgeScore:
+        """The rule whose probability the variants are ranked by."""
+        return next(c for c in self.constraints if isinstance(c, JudgeScore))
+
     def perturb(
         self,
         text: str,
@@ -331,6 +345,13 @@ class JudgedRecipe(Recipe):
         """As `Recipe.perturb`; the result does not depend on `seed` or `key` (no choice is random). Kept in
         the persistent lexicon cache under the recipe's whole composition (the judge's hash included), so a
         cached build reads its variants instead of building each text's space again."""
+        digest = _digest(wsd_context)
+        _CONTEXTS[digest] = wsd_context
+        return _judged_variant(self.composition(), text, tuple(frozen_spans), digest, tuple(consistent_with), variant)
+
+    def composition(self) -> str:
+        """The hash of the recipe's whole composition (the judge's hash included): what its stored variants are
+        kept under."""
         if not self._key:
             parts = [
                 self.ident,
@@ -341,9 +362,19 @@ class JudgedRecipe(Recipe):
             ]
             self._key.append(hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:16])
             _JUDGED[self._key[0]] = self
-        digest = hashlib.sha256(wsd_context.encode("utf-8")).hexdigest()[:16] if wsd_context else ""
-        _CONTEXTS[digest] = wsd_context
-        return _judged_variant(self._key[0], text, tuple(frozen_spans), digest, tuple(consistent_with), variant)
+        return self._key[0]
+
+    def prepare(self, texts: Iterable[TextToPerturb], *, progress: Callable[[int], None] | None = None) -> None:
+        """As `Recipe.prepare`, for the texts whose first variant is not stored yet: a cached build prepares
+        nothing (a text prepared or not gets the same variants; preparing is only faster)."""
+        items = list(texts)
+        stored = _judged_variant.holds  # type: ignore[attr-defined]
+        todo = [
+            i for i in items if not stored(self.composition(), i.text, i.frozen_spans, _digest(i.wsd_context), (), 0)
+        ]
+        if progress is not None and len(todo) < len(items):
+            progress((len(items) - len(todo)) * self.preparation_passes)
+        super().prepare(todo, progress=progress)
 
     def _variant(
         self,
@@ -375,12 +406,18 @@ class JudgedRecipe(Recipe):
         """Every edit of `space` with its judge score, best first (ties: earlier word, then the engine's order
         of its replacements)."""
         out = []
+        judge = self.judge
         for position in space.all_positions:
             for rank, replacement in enumerate(position.replacements):
-                score = judge_score(space.tokens, position.index, replacement.form, position.senses)
+                score = judge.edit_score(space.tokens, position.index, replacement.form, position.senses)
                 out.append((score, position.index, rank, replacement))
         out.sort(key=lambda item: (-item[0], item[1], item[2]))
         return [(score, index, replacement) for score, index, _rank, replacement in out]
+
+
+def _digest(context: str | None) -> str:
+    """How a stored variant names its text's context (the whole context is an argument of no stored function)."""
+    return hashlib.sha256(context.encode("utf-8")).hexdigest()[:16] if context else ""
 
 
 _JUDGED: dict[str, JudgedRecipe] = {}  # judged recipes by composition hash, for the stored variants below

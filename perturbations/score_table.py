@@ -24,12 +24,22 @@ from typing import Protocol
 
 from perturbations import store
 
+# what a table keeps per text: two numbers (a score and a token count, or two scores)
+Score = tuple[float, float]
+
 
 class Scorer(Protocol):
     """What a table needs of a model: for each text read against `prefix` (a passage for a language model,
-    the original question for a sentence encoder), a score and a token count."""
+    the original question for a sentence encoder), two numbers (a score and a token count, or two scores)."""
 
-    def score(self, prefix: str, texts: Sequence[str]) -> list[tuple[float, int]]: ...
+    def score(self, prefix: str, texts: Sequence[str]) -> Sequence[Score]: ...
+
+
+class ManyScorer(Scorer, Protocol):
+    """A scorer that also scores many (prefix, texts) at once, in batches that mix them (faster: fewer,
+    fuller batches); `ScoreTable.fill` uses it when the model offers it."""
+
+    def score_many(self, asked: Sequence[tuple[str, Sequence[str]]]) -> list[Sequence[Score]]: ...
 
 
 @dataclass(frozen=True)
@@ -52,7 +62,7 @@ class ScoreTable:
         self.spec = spec
         self._identity = identity
         self._scorer = scorer
-        self._scores: dict[str, tuple[float, int]] = {}
+        self._scores: dict[str, Score] = {}
         self._disk_read = False
         self.computed = 0  # texts this process scored with the model (not found in the table)
 
@@ -65,18 +75,32 @@ class ScoreTable:
     def key(self, prefix: str, text: str) -> str:
         return hashlib.sha256(f"{self.kind.method}\0{self.identity}\0{prefix}\0{text}".encode()).hexdigest()[:32]
 
-    def get(self, prefix: str, texts: Sequence[str]) -> list[tuple[float, int]]:
-        """(score, token count) of each text against `prefix`; the missing ones scored in one call."""
+    def get(self, prefix: str, texts: Sequence[str]) -> list[Score]:
+        """The two numbers of each text against `prefix` (see `Scorer`); the missing ones scored in one call."""
         self._read_disk()
         keys = [self.key(prefix, t) for t in texts]
         todo = list(dict.fromkeys(t for t, k in zip(texts, keys) if k not in self._scores))
         if todo:
-            found = self.scorer.score(prefix, todo)
-            new = {self.key(prefix, t): (float(s), int(n)) for t, (s, n) in zip(todo, found)}
-            self._scores.update(new)
-            self.computed += len(new)
-            self._write_disk(new)
+            self._keep({self.key(prefix, t): found for t, found in zip(todo, self.scorer.score(prefix, todo))})
         return [self._scores[k] for k in keys]
+
+    def fill(self, asked: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """Score every text of `asked` ((prefix, texts) pairs) the table lacks: in one call when the model
+        scores many prefixes at once (`ManyScorer`), else one call per prefix."""
+        self._read_disk()
+        todo = [(p, [t for t in dict.fromkeys(texts) if self.key(p, t) not in self._scores]) for p, texts in asked]
+        todo = [(p, texts) for p, texts in todo if texts]
+        if not todo:
+            return
+        many = getattr(self.scorer, "score_many", None)
+        found = many(todo) if many is not None else [self.scorer.score(p, texts) for p, texts in todo]
+        self._keep({self.key(p, t): f for (p, texts), row in zip(todo, found) for t, f in zip(texts, row)})
+
+    def _keep(self, found: dict[str, Score]) -> None:
+        new = {key: (float(first), second) for key, (first, second) in found.items()}
+        self._scores.update(new)
+        self.computed += len(new)
+        self._write_disk(new)
 
     def missing(self, prefix: str, texts: Sequence[str]) -> bool:
         """Whether any of `texts` against `prefix` still needs the model."""
@@ -109,12 +133,12 @@ class ScoreTable:
             return
         for line in lines:
             try:
-                key, score, count = json.loads(line)
-                self._scores.setdefault(str(key), (float(score), int(count)))
+                key, first, second = json.loads(line)
+                self._scores.setdefault(str(key), (float(first), second))
             except (ValueError, TypeError):
                 continue  # a torn last line of an interrupted run: ignored, recomputed when needed
 
-    def _write_disk(self, new: dict[str, tuple[float, int]]) -> None:
+    def _write_disk(self, new: dict[str, Score]) -> None:
         path = self._path()
         if path is None or not new:
             return

@@ -57,7 +57,14 @@ def persistent(name: str) -> Callable[[F], F]:
             memo[args] = value
             return value
 
+        def holds(*args: Any) -> bool:
+            """Whether the result for `args` is stored (read from disk first if not yet), without computing it."""
+            if args not in memo and not _STATE["loaded"]:
+                load()
+            return args in memo
+
         wrapper.cache_clear = memo.clear  # type: ignore[attr-defined]
+        wrapper.holds = holds  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
     return decorate

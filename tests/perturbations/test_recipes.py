@@ -46,6 +46,7 @@ def test_registry_lists_every_recipe_version_sorted() -> None:
         "qads@2.2",
         "qads-judge@1",
         "qads-judge@2",
+        "qads-judge@3",
         "qads-lm@2.0",
         "qads-lm@2.1",
         "qads-lm@2.2",
