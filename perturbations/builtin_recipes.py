@@ -410,10 +410,9 @@ QADS_2_2 = with_kinds(QADS_2_1, "2.2", "edit-kinds-2")
 QADS_JUDGE_2 = with_kinds(QADS_JUDGE_1, "2", "edit-kinds-2")
 SPELLING_2 = with_kinds(SPELLING_1, "2", "edit-kinds-2")
 
-QADS_JUDGE_3 = JudgedRecipe(
-    name="qads-judge",
+QADS_JUDGE_3 = dataclasses.replace(
+    QADS_JUDGE_2,
     version="3",
-    fields=frozenset({"question"}),
     citation=_QADS + " Judge 2: the candidates of qads-judge@1; judge 1 scores each, and an edit it gives at least 0.5 "
     "is scored again by a second stage that also reads the vetted table vetted-1 and two cosines of the shared "
     "sentence encoder all-MiniLM-L6-v2 (the question before and after the edit, and the edited word in it), trained "
@@ -421,10 +420,7 @@ QADS_JUDGE_3 = JudgedRecipe(
     "version). Each substitution record carries its edit kind by the rules edit-kinds-2.",
     description="questions: as qads-judge@2, judged by judge 2 (judge 1, then a sentence encoder's second look) "
     ">= 0.9; variants best first (opt-in: needs robustqa[lm] for the encoder)",
-    transformation=AnySynonyms(),
-    constraints=(*constraints_1_1(), SingleWord(), Rarity(floor=2.5, max_drop=2.5), CascadeJudgeScore()),
-    budget=Budget(rate=1.0, min_substitutions=1, max_substitutions=1),
-    kind_rules="edit-kinds-2",
+    constraints=(*QADS_JUDGE_2.constraints[:-1], CascadeJudgeScore()),
 )
 
 # (recipe, whether it is its name's default version)

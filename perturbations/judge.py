@@ -347,14 +347,19 @@ def _tree_arrays(t: dict[str, Any]) -> dict[str, np.ndarray]:
     }
 
 
-@lru_cache(maxsize=2)
-def load_judge(path: Path = JUDGE_FILE) -> Judge:
-    """The judge packaged with the engine (or the one at `path`), read once."""
+def _weights(path: Path, name: str) -> tuple[dict[str, Any], str]:
+    """A weights file's parsed JSON and its identity (`name`, "#" and the first 12 hex digits of its sha256)."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise JudgeError(f"{path}: cannot read the judge's weights ({exc.strerror})") from exc
-    return judge_from_dict(json.loads(raw), "judge-1#" + hashlib.sha256(raw).hexdigest()[:12])
+    return json.loads(raw), f"{name}#" + hashlib.sha256(raw).hexdigest()[:12]
+
+
+@lru_cache(maxsize=2)
+def load_judge(path: Path = JUDGE_FILE) -> Judge:
+    """The judge packaged with the engine (or the one at `path`), read once."""
+    return judge_from_dict(*_weights(path, "judge-1"))
 
 
 # -------------------- Judge 2: judge 1, then a second look through a sentence encoder.
@@ -444,8 +449,4 @@ def cascade_from_dict(data: dict[str, Any], identity: str, first: Judge) -> Casc
 @lru_cache(maxsize=2)
 def load_cascade(path: Path = JUDGE_2_FILE) -> Cascade:
     """Judge 2 packaged with the engine (or the one at `path`), read once."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise JudgeError(f"{path}: cannot read the judge's weights ({exc.strerror})") from exc
-    return cascade_from_dict(json.loads(raw), "judge-2#" + hashlib.sha256(raw).hexdigest()[:12], load_judge())
+    return cascade_from_dict(*_weights(path, "judge-2"), load_judge())
