@@ -133,13 +133,20 @@ def fitting_columns(
     return kept, [c for c in columns if c not in kept]
 
 
+NAME_WIDTH = 32
+
+
 def rich_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], title: str) -> Table:
     """A rich table for the terminal; the first column left-aligned, the others right-aligned."""
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
+    # the first column (a model's name) keeps its width, so a name breaks only where it is longer than NAME_WIDTH
+    first = min(NAME_WIDTH, max([len(cell(row.get(columns[0]))) for row in rows] + [0])) if columns else 0
     for i, column in enumerate(columns):
-        table.add_column(column, justify="left" if i == 0 else "right", overflow="fold")
+        table.add_column(
+            column, justify="left" if i == 0 else "right", overflow="fold", min_width=first if i == 0 else None
+        )
     for row in rows:
         table.add_row(*(cell(row.get(c)) for c in columns))
     return table

@@ -34,7 +34,8 @@ from robustqa.estimands import (
 )
 from robustqa.reporting.analysis import question_type
 
-FREQUENCY_BANDS = ("common (Zipf ≥ 4)", "uncommon (Zipf 3-4)", "rare (Zipf < 3)")
+# the edit kind "rare" is another thing (a replacement much rarer than its word), so no band is called rare
+FREQUENCY_BANDS = ("common (Zipf ≥ 4)", "uncommon (Zipf 3-4)", "infrequent (Zipf < 3)")
 
 
 def _subs(example: Mapping[str, Any]) -> list[Mapping[str, Any]]:
