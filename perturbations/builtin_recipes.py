@@ -418,8 +418,8 @@ QADS_JUDGE_3 = dataclasses.replace(
     "sentence encoder all-MiniLM-L6-v2 (the question before and after the edit, and the edited word in it), trained "
     "on the same 12 articles' judgments (perturbations/data/judge-2.json, hashed in the signature with the encoder's "
     "version). Each substitution record carries its edit kind by the rules edit-kinds-2.",
-    description="questions: as qads-judge@2, judged by judge 2 (judge 1, then a sentence encoder's second look) "
-    ">= 0.9; variants best first (opt-in: needs robustqa[lm] for the encoder)",
+    description="questions: as qads-judge@2 (each edit recorded with its kind), judged by judge 2 (judge 1, then a "
+    "sentence encoder's second look) >= 0.9; variants best first (opt-in: needs robustqa[lm] for the encoder)",
     constraints=(*QADS_JUDGE_2.constraints[:-1], CascadeJudgeScore()),
 )
 
