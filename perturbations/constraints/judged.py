@@ -199,7 +199,8 @@ class CascadeJudgeScore(JudgeScore):
         self, spaces: Iterable[tuple[TextToPerturb, SearchSpace]], progress: Callable[[int], None] | None = None
     ) -> None:
         """Encode, in batches of many questions, every candidate this rule will be asked about that judge 1
-        gives at least the gate (the candidates below it need no encoder); `progress(1)` after each text."""
+        gives at least the gate (the candidates below it need no encoder); `progress(n)` after each call, for the n
+        texts it covered."""
         gate, table = load_cascade().gate, edit_similarities()
         asked: list[tuple[str, list[str]]] = []
         done = 0

@@ -36,6 +36,7 @@ def _run_qa_predictions(
         for paragraph in article["paragraphs"]
         for qa in paragraph["qas"]
     ]
+    rows.sort(key=lambda r: len(r[2]))  # similar lengths together: less padding (predictions are keyed by id)
     predictions: dict[str, str] = {}
     for first in range(0, len(rows), 32):
         chunk = rows[first : first + 32]
