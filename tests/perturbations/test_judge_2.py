@@ -86,6 +86,8 @@ def test_below_the_gate_judge_1_stands_and_above_it_the_second_stage_decides() -
     (cosines,) = scorer.score(text_of(tokens), [variant_text(tokens, edit.index, "equilibrium")])
     expected = load_cascade().probability([edit], [judge_score(*high)], [cosines])[0]
     assert second == round(float(expected), 4)
+    load_cascade.cache_clear()  # read again from the file: the same probability
+    assert load_cascade().probability([edit], [judge_score(*high)], [cosines])[0] == expected
 
 
 def test_the_pre_pass_encodes_only_gated_candidates_in_one_call() -> None:
