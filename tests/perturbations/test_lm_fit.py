@@ -211,9 +211,10 @@ def test_the_recipe_records_model_and_threshold() -> None:
         get_recipe("qads", lm_model="x")
 
 
-def test_importing_the_engine_and_the_recipe_loads_no_model_library() -> None:
+def test_importing_the_engine_and_the_model_recipes_loads_no_model_library() -> None:
     code = (
         "import sys, perturbations; r = perturbations.get_recipe('qads-lm'); repr(r); "
+        "j = perturbations.get_recipe('qads-judge@3'); repr(j); j.parameters(); "
         "print(sorted(m for m in ('torch', 'transformers', 'gguf') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
