@@ -286,24 +286,26 @@ class Recipe:
             hook = getattr(constraint, "prepare", None)
             if hook is None:
                 continue
+            before = self.rules_before(constraint)  # one recipe for every text: its plan's memo serves them all
+            spaces = (
+                (item, before.search_space(item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context))
+                for item in items
+            )
             if getattr(constraint, "PREPARES_SPACES", False):  # the rule reads the candidates, not only their texts
-                hook(((item, self.space_before(constraint, item)) for item in items), progress)
-            else:
-                hook((self.variants_before(constraint, item) for item in items), progress)
+                hook(spaces, progress)
+            else:  # the rule reads each text and its variants (one candidate written)
+                hook(((item, text_of(space.tokens), candidate_texts(space)) for item, space in spaces), progress)
 
-    def space_before(self, rule: Constraint, item: TextToPerturb) -> SearchSpace:
-        """`item`'s search space under the rules this recipe lists before `rule`: every candidate `rule` will be
-        asked about (a rule is asked after those, so exactly those candidates reach it)."""
+    def rules_before(self, rule: Constraint) -> Recipe:
+        """This recipe with only the rules it lists before `rule`: a text's search space under it holds every
+        candidate `rule` will be asked about (a rule is asked after those, so exactly those candidates reach it)."""
         kept = {f.name: getattr(self, f.name) for f in dataclasses.fields(Recipe) if f.init}
-        before = Recipe(**kept | {"constraints": self.constraints[: self.constraints.index(rule)]})
-        return build_space(before, item.text, frozen_spans=item.frozen_spans, wsd_context=item.wsd_context)
+        return Recipe(**kept | {"constraints": self.constraints[: self.constraints.index(rule)]})
 
-    def variants_before(self, rule: Constraint, item: TextToPerturb) -> tuple[TextToPerturb, str, list[str]]:
-        """`item`, its text as the engine writes it, and every variant (one candidate written) that `rule` will
-        be asked about (see `space_before`)."""
-        space = self.space_before(rule, item)
-        variants = [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
-        return item, text_of(space.tokens), variants
+
+def candidate_texts(space: SearchSpace) -> list[str]:
+    """Every variant of the space's text with one of its candidates written."""
+    return [variant_text(space.tokens, p.index, r.form) for p in space.all_positions for r in p.replacements]
 
 
 @dataclass(frozen=True)

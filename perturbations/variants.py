@@ -1,5 +1,5 @@
 """One candidate written into a text: how the engine writes an edit, and the variants a model rule scores
-before the engine runs (the recipe lists them, `Recipe.variants_before`; the rules score them)."""
+before the engine runs (the recipe lists them, `Recipe.prepare`; the rules score them)."""
 
 from __future__ import annotations
 

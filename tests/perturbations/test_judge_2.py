@@ -102,7 +102,7 @@ def test_the_pre_pass_encodes_only_gated_candidates_in_one_call() -> None:
     assert len(scorer.calls) == 1  # both questions' candidates in one call
     expected = []
     for item in texts:
-        space = recipe.space_before(rule, item)
+        space = recipe.rules_before(rule).search_space(item.text)
         gated = [
             variant_text(space.tokens, p.index, r.form)
             for p in space.all_positions
