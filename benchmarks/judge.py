@@ -188,20 +188,17 @@ def speed(tmp: Path) -> None:
 def judge_2_scores(edits: list[Any]) -> np.ndarray:
     """Judge 2's probability of each edit as a build computes it: judge 1 first, the gated edits' cosines encoded
     many questions at a time into the score table (a temporary cache folder), then `cascade_score`."""
-    from perturbations.constraints.judged import cascade_score, edit_similarities, judge_score
-    from perturbations.judge import load_cascade
-    from perturbations.variants import text_of, variant_text
+    from perturbations.constraints.judged import cascade_score, edit_similarities, gated_questions
 
-    gate = load_cascade().gate
+    previous = os.environ.get("ROBUSTQA_CACHE")
     with tempfile.TemporaryDirectory() as cache:
         os.environ["ROBUSTQA_CACHE"] = cache
-        asked: dict[str, list[str]] = {}
-        for e in edits:
-            if judge_score(e.tokens, e.index, e.replacement, e.senses) >= gate:
-                asked.setdefault(text_of(e.tokens), []).append(variant_text(e.tokens, e.index, e.replacement))
-        edit_similarities().fill(list(asked.items()))
+        edit_similarities().fill(gated_questions(edits))
         scores = np.array([cascade_score(e.tokens, e.index, e.replacement, e.senses) for e in edits])
+    if previous is None:
         del os.environ["ROBUSTQA_CACHE"]
+    else:  # the speed runs that follow use their own cache folders; the caller's setting is given back
+        os.environ["ROBUSTQA_CACHE"] = previous
     return scores
 
 

@@ -431,11 +431,10 @@ def cascade_from_dict(data: dict[str, Any], identity: str, first: Judge) -> Casc
         raise JudgeError(
             f"judge 2 was trained after {data.get('first_stage')}, but the packaged judge 1 is {first.identity}"
         )
-    t = data["trees"]
     return Cascade(
         first=first,
         gate=float(data["gate"]),
-        trees=_tree_arrays(t),
+        trees=_tree_arrays(data["trees"]),
         calibration_x=np.array(data["calibration"]["x"], dtype=np.float64),
         calibration_y=np.array(data["calibration"]["y"], dtype=np.float64),
         vetted=str(data["vetted"]),

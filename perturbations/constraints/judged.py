@@ -158,6 +158,17 @@ def cascade_score(tokens: tuple[Token, ...], index: int, form: str, senses: tupl
     return _second_score(cascade.identity, tokens, index, form, senses, first, (cosines[0], cosines[1]))
 
 
+def gated_questions(edits: Iterable[Edit]) -> list[tuple[str, list[str]]]:
+    """(question, its edited texts) for the edits judge 1 gives at least judge 2's gate, question by question in
+    the order met: what judge 2's encoder is asked about (`edit_similarities().fill`)."""
+    gate = load_cascade().gate
+    asked: dict[str, list[str]] = {}
+    for e in edits:
+        if judge_score(e.tokens, e.index, e.replacement, e.senses) >= gate:
+            asked.setdefault(text_of(e.tokens), []).append(variant_text(e.tokens, e.index, e.replacement))
+    return list(asked.items())
+
+
 @dataclass(frozen=True)
 class CascadeJudgeScore(JudgeScore):
     """Reject a synonym whose judge 2 probability is below `judge_threshold`: judge 1's probability where it
@@ -201,18 +212,14 @@ class CascadeJudgeScore(JudgeScore):
         """Encode, in batches of many questions, every candidate this rule will be asked about that judge 1
         gives at least the gate (the candidates below it need no encoder); `progress(n)` after each call, for the n
         texts it covered."""
-        gate, table = load_cascade().gate, edit_similarities()
+        table = edit_similarities()
         asked: list[tuple[str, list[str]]] = []
         done = 0
         for _, space in spaces:
-            texts = [
-                variant_text(space.tokens, p.index, r.form)
-                for p in space.all_positions
-                for r in p.replacements
-                if judge_score(space.tokens, p.index, r.form, p.senses) >= gate
-            ]
-            if texts:
-                asked.append((text_of(space.tokens), texts))
+            candidates = (
+                Edit(space.tokens, p.index, r.form, p.senses) for p in space.all_positions for r in p.replacements
+            )
+            asked += gated_questions(candidates)
             done += 1
             if len(asked) >= PREPARE_QUESTIONS:
                 table.fill(asked)

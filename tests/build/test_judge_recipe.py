@@ -61,16 +61,23 @@ def test_qads_judge_2_is_qads_judge_1_with_each_edit_kind_written(first_two: obj
     )
 
 
-def test_variants_are_the_best_judged_edits_best_first(built: dict) -> None:
-    threshold = next(c for c in perturbations.get_recipe("qads-judge@1").constraints if isinstance(c, JudgeScore))
-    by_source: dict[str, list[float]] = {}
-    for article in built["data"]:
+def substitutions_by_source(document: dict) -> dict[str, list[dict]]:
+    """Each changed question's one substitution record, by the question it was made from, in variant order."""
+    by_source: dict[str, list[dict]] = {}
+    for article in document["data"]:
         for paragraph in article["paragraphs"]:
             for qa in paragraph["qas"]:
                 if "substitutions" in qa:
                     (sub,) = qa["substitutions"]
-                    assert sub["judge"] >= threshold.judge_threshold
-                    by_source.setdefault(qa["source_id"], []).append(sub["judge"])
+                    by_source.setdefault(qa["source_id"], []).append(sub)
+    return by_source
+
+
+def test_variants_are_the_best_judged_edits_best_first(built: dict) -> None:
+    threshold = next(c for c in perturbations.get_recipe("qads-judge@1").constraints if isinstance(c, JudgeScore))
+    records = substitutions_by_source(built)
+    assert all(sub["judge"] >= threshold.judge_threshold for subs in records.values() for sub in subs)
+    by_source = {source: [sub["judge"] for sub in subs] for source, subs in records.items()}
     assert by_source and max(len(v) for v in by_source.values()) == 3
     for scores in by_source.values():
         assert scores == sorted(scores, reverse=True)
@@ -115,14 +122,9 @@ def test_qads_judge_3_ranks_by_judge_2_and_builds_exactly_the_published_data(bui
         f"|judge_threshold:0.9|judge:{cascade.identity}|judge_data:{cascade.data_hash}|first_stage:{JUDGE_1}"
         f"|gate:0.5|encoder:{cascade.encoder_identity}|" in built_3["signature"]
     )
-    by_source: dict[str, list[float]] = {}
-    for article in built_3["data"]:
-        for paragraph in article["paragraphs"]:
-            for qa in paragraph["qas"]:
-                if "substitutions" in qa:
-                    (sub,) = qa["substitutions"]
-                    assert sub["judge"] >= 0.9 and sub["kind"]
-                    by_source.setdefault(qa["source_id"], []).append(sub["judge"])
+    records = substitutions_by_source(built_3)
+    assert all(sub["judge"] >= 0.9 and sub["kind"] for subs in records.values() for sub in subs)
+    by_source = {source: [sub["judge"] for sub in subs] for source, subs in records.items()}
     assert by_source and all(scores == sorted(scores, reverse=True) for scores in by_source.values())
 
 
