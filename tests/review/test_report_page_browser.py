@@ -117,20 +117,28 @@ def _open_report_at_1280(driver: Any, tmp_path: Path) -> None:
     driver.get(page.as_uri())
 
 
+def _two_tables_after(driver: Any, heading: str) -> list[list[Any]]:
+    """The first two table boxes after the h2 that starts with `heading`: each box's [scroll width, client width,
+    its header cells' texts]."""
+    return driver.execute_script(
+        """
+        const heading = [...document.querySelectorAll('h2')].find(h => h.textContent.startsWith(arguments[0]));
+        const boxes = [...document.querySelectorAll('.table-box')].filter(
+            b => heading.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+        return boxes.slice(0, 2).map(b => [b.scrollWidth, b.clientWidth,
+            [...b.querySelectorAll('th')].map(th => th.textContent)]);
+        """,
+        heading,
+    )
+
+
 def test_the_official_tables_fit_a_1280_pixel_window(tmp_path: Path, chromium: tuple[Any, Path]) -> None:
     """The official all-question table (scores, then what each row compares and its cost) fits the page whole:
     its cells wrap (a figure above its interval, a long model name anywhere) rather than scroll out of sight."""
     driver, _ = chromium
     _open_report_at_1280(driver, tmp_path)
-    boxes = driver.execute_script(
-        """
-        const official = [...document.querySelectorAll('h2')].find(h => h.textContent.startsWith('Official SQuAD'));
-        const boxes = [...document.querySelectorAll('.table-box')].filter(
-            b => official.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
-        return boxes.slice(0, 2).map(b => [b.scrollWidth, b.clientWidth, b.querySelectorAll('th').length]);
-        """
-    )
-    assert len(boxes) == 2 and all(columns >= 7 for _, _, columns in boxes), boxes
+    boxes = _two_tables_after(driver, "Official SQuAD")
+    assert len(boxes) == 2 and all(len(headers) >= 7 for _, _, headers in boxes), boxes
     assert all(scroll <= client for scroll, client, _ in boxes), boxes  # nothing hidden to the right
     viewport = driver.execute_script("return document.documentElement.clientWidth")
     assert driver.execute_script("return document.documentElement.scrollWidth") <= viewport
@@ -146,15 +154,7 @@ def test_the_headline_details_tables_fit_a_1280_pixel_window(tmp_path: Path, chr
     columns out of sight) come in two tables, answerable figures then abstention, each whole in the page."""
     driver, _ = chromium
     _open_report_at_1280(driver, tmp_path)
-    boxes = driver.execute_script(
-        """
-        const first = [...document.querySelectorAll('h2')].find(h => h.textContent.startsWith('Does the model'));
-        const boxes = [...document.querySelectorAll('.table-box')].filter(
-            b => first.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
-        return boxes.slice(0, 2).map(b => [b.scrollWidth, b.clientWidth,
-            [...b.querySelectorAll('th')].map(th => th.textContent)]);
-        """
-    )
+    boxes = _two_tables_after(driver, "Does the model")
     assert len(boxes) == 2, boxes
     assert "ΔF1 worst of K [95% CI]" in boxes[0][2] and "Abstention Δ unanswerable [95% CI]" in boxes[1][2]
     assert len(boxes[0][2]) + len(boxes[1][2]) == 15  # every column of the details, the model named in each part
