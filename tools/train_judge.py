@@ -1,4 +1,5 @@
-"""Train the judge of one-word edits (`perturbations/data/judge-1.json`) from the certification judgments.
+"""Train the judges of one-word edits (`perturbations/data/judge-1.json`, and judge 2, `judge-2.json`, which
+follows judge 1) from the certification judgments.
 
 The label is the strict one of the certified set: both reviewers say the edit keeps the meaning and neither
 gives fluency 1. The four held-out articles (Normans, Computational complexity theory, Huguenot, Steam
@@ -10,6 +11,7 @@ measured on articles the trees had not seen. `compare` also scores candidates th
 
     NLTK_DATA=../shared/nltk_data python tools/train_judge.py compare   # the candidates, by article
     NLTK_DATA=../shared/nltk_data python tools/train_judge.py train     # write the judge
+    NLTK_DATA=../shared/nltk_data python tools/train_judge.py train-2   # write judge 2 (needs robustqa[lm])
 """
 
 from __future__ import annotations
@@ -430,10 +432,10 @@ def vetted_features(edits: Sequence[Edit]) -> np.ndarray:
 def encoder_cosines(edits: Sequence[Edit]) -> np.ndarray:
     """The encoder's two cosines of every edit (`perturbations.edit_similarity`), as a build computes them: each
     question once, with its edits, in batches of many questions."""
-    from perturbations.edit_similarity import similarities
-    from perturbations.sentence_encoder import DEFAULT_ENCODER, SentenceEncoder, resolve_encoder
+    from perturbations.edit_similarity import EditSimilarity
+    from perturbations.sentence_encoder import DEFAULT_ENCODER
 
-    encoder = SentenceEncoder.load(resolve_encoder(DEFAULT_ENCODER))
+    encoder = EditSimilarity.load(DEFAULT_ENCODER)  # the scorer a build's score table uses
     groups: dict[str, list[tuple[int, str]]] = {}
     for i, edit in enumerate(edits):
         groups.setdefault(text_of(edit.tokens), []).append((i, variant_text(edit.tokens, edit.index, edit.replacement)))
@@ -441,7 +443,7 @@ def encoder_cosines(edits: Sequence[Edit]) -> np.ndarray:
     out = np.zeros((len(edits), 2))
     for first in range(0, len(items), 200):
         chunk = items[first : first + 200]
-        found = similarities(encoder.tokenizer, encoder.model, [(o, [v for _, v in vs]) for o, vs in chunk])
+        found = encoder.score_many([(o, [v for _, v in vs]) for o, vs in chunk])
         for (_, vs), row in zip(chunk, found):
             for (i, _), pair in zip(vs, row):
                 out[i] = pair
